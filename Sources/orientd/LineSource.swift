@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file (or standard input for `-`) line by line, through read(2).
+final class LineSource {
+    /// How the source is named in messages.
+    let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens the file, or standard input for `-`.
+    /// - Throws: ``CommandFailure`` saying why the file cannot be opened.
+    init(path: String) throws {
+        if path == "-" {
+            name = "standard input"
+            fd = STDIN_FILENO
+            ownsDescriptor = false
+            return
+        }
+        name = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CommandFailure("cannot open '\(path)': \(String(cString: strerror(errno)))")
+        }
+        fd = descriptor
+        ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Calls `body` with each line, without its newline; a last line without a newline counts too.
+    func forEachLine(_ body: (Substring) throws -> Void) throws {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot read '\(name)': \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                pending.append(contentsOf: chunk[start..<index])
+                try body(Substring(String(decoding: pending, as: UTF8.self)))
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            pending.append(contentsOf: chunk[start..<count])
+        }
+        if !pending.isEmpty {
+            try body(Substring(String(decoding: pending, as: UTF8.self)))
+        }
+    }
+}
