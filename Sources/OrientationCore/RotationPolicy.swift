@@ -34,7 +34,9 @@ public struct RotationPolicy: Sendable {
         preferred: InterfaceOrientation? = nil
     ) throws(PolicyError) {
         guard !supported.isEmpty else { throw PolicyError(.emptyMask) }
-        if preferred == .unknown { throw PolicyError(.invalidOrientation("the preferred orientation cannot be unknown")) }
+        if preferred == .unknown {
+            throw PolicyError(.invalidOrientation("the preferred orientation cannot be unknown"))
+        }
         self.natural = natural
         self.supported = supported
         self.preferred = preferred ?? .natural(natural)

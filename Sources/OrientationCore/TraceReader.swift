@@ -39,7 +39,9 @@ public struct TraceReader: Sendable {
         }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields.count == 4 else {
-            throw error("expected 4 comma-separated numbers (t,x,y,z), found \(fields.count) field\(fields.count == 1 ? "" : "s")")
+            throw error(
+                "expected 4 comma-separated numbers (t,x,y,z), found \(fields.count) field\(fields.count == 1 ? "" : "s")"
+            )
         }
         var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
         for (index, field) in fields.enumerated() {

@@ -34,13 +34,19 @@ struct Classify: ParsableCommand {
     )
     var natural: NaturalOrientation = .landscape
 
-    @Option(name: .customLong("filter-ms"), help: "Low-pass filter time constant in ms, 10–1000 ([Classifier] FilterMs=).")
+    @Option(
+        name: .customLong("filter-ms"),
+        help: "Low-pass filter time constant in ms, 10–1000 ([Classifier] FilterMs=)."
+    )
     var filterMilliseconds = 100
 
     @Option(name: .customLong("dwell-ms"), help: "How long a new pose must hold in ms, 0–2000 ([Classifier] DwellMs=).")
     var dwellMilliseconds = 150
 
-    @Option(name: .customLong("face-up-angle"), help: "Tilt in degrees beyond which the device lies flat, 45–89 ([Classifier] FaceUpAngle=).")
+    @Option(
+        name: .customLong("face-up-angle"),
+        help: "Tilt in degrees beyond which the device lies flat, 45–89 ([Classifier] FaceUpAngle=)."
+    )
     var faceAngle = 70
 
     func validate() throws {

@@ -1,5 +1,13 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The orientd command: the daemon and the tools around it (CLI.md).
 @main
 struct Orientd: ParsableCommand {
@@ -18,4 +26,17 @@ struct Orientd: ParsableCommand {
         version: OrientdVersion.current,
         subcommands: [Classify.self]
     )
+
+    /// Runs the command; a usage error exits with status 2, like every orientd and orientctl command.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            let message = fullMessage(for: error) + "\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            Glibc.exit(2)
+        }
+    }
 }

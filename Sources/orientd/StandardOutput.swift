@@ -23,7 +23,9 @@ final class StandardOutput {
     func flush() {
         var offset = 0
         while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = buffer.withUnsafeBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 break  // stdout closed (a pipe's reader left): nothing more to say.
