@@ -47,6 +47,8 @@ public struct OrientationClassifier: Sendable {
     private static let gravityLearningTime = 1.0
     private static let faceEnterTime = 0.300
     private static let faceExitTime = 0.100
+    /// The stillness below which time does not count toward face down.
+    private static let faceDownStillness = 0.3
     private static let firstDwellTime = 0.050
     private static let afterFaceDwellTime = 0.350
     private static let maximumGap = 1.0
@@ -180,7 +182,9 @@ public struct OrientationClassifier: Sendable {
                 faceCandidate = target
                 faceCandidateTime = 0
             }
-            faceCandidateTime += stillTime
+            // Face down only counts while the device is still: held overhead or tossed, a device
+            // points its screen down only for a moment.
+            faceCandidateTime += target == .down && stillTime < dt * Self.faceDownStillness ? 0 : stillTime
             if faceCandidateTime >= Self.faceEnterTime {
                 face = target
                 faceCandidate = .none
