@@ -11,27 +11,50 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
+
+        // C libraries, wrapped thinly by the targets below; none of their types leaves them.
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+
+        // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
+        .target(name: "EventLoop", dependencies: ["CSystemd"]),
+        // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug.
+        .target(
+            name: "IIOSensor",
+            dependencies: [
+                "OrientationCore", "CLibIIO", "CUdev", "EventLoop",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore",
+                "OrientationCore", "IIOSensor", "EventLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
+        .testTarget(name: "SensorEndToEndTests", dependencies: ["orientd", "CUmockdev", "OrientationCore"]),
         .testTarget(name: "orientdTests", dependencies: ["orientd"]),
         .executableTarget(
-            name: "ClassifierBenchmarks",
+            name: "HotPathBenchmarks",
             dependencies: [
-                "OrientationCore",
+                "OrientationCore", "IIOSensor",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
-            path: "Benchmarks/ClassifierBenchmarks",
+            path: "Benchmarks/HotPathBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -67,6 +67,7 @@ struct Classify: ParsableCommand {
     }
 
     func run() throws {
+        Signals.unblockForForegroundCommand()
         let source = try LineSource(path: trace)
         var reader = TraceReader()
         var classifier = OrientationClassifier(configuration: try classifierConfiguration())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -24,13 +25,26 @@ struct Orientd: ParsableCommand {
             The classifier can be tried on recorded or generated traces with 'orientd classify'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Classify.self]
+        subcommands: [Classify.self, Sensors.self, Record.self]
     )
+
+    /// Whether the command asked for debug messages.
+    private static func verbose(_ command: any ParsableCommand) -> Bool {
+        switch command {
+        case let command as Sensors: command.sensor.verbose
+        case let command as Record: command.sensor.verbose
+        default: false
+        }
+    }
 
     /// Runs the command; a usage error exits with status 2, like every orientd and orientctl command.
     static func main() {
+        // First thing, before any thread exists: the event loop handles these as signal sources.
+        Signals.blockHandled()
         do {
             var command = try parseAsRoot()
+            let level: Logger.Level = Self.verbose(command) ? .debug : .info
+            LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
             try command.run()
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }

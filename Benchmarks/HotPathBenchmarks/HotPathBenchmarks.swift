@@ -1,4 +1,5 @@
 import Benchmark
+import IIOSensor
 import OrientationCore
 
 /// 100,000 samples at 100 Hz: held in each pose in turn, laid flat, picked up, with a little
@@ -59,6 +60,27 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(classifier.deviceOrientation)
     }
 
+    // The daemon's hot path from the IIO buffer: decode each 16-byte scan (le:s16 x, y, z and an
+    // s64 timestamp), calibrate it (scale, offset, mount matrix) and classify it.
+    Benchmark("Decode + calibrate + classify: 100,000 scans") { benchmark in
+        var classifier = OrientationClassifier()
+        var changes = 0
+        benchmark.startMeasurement()
+        scans.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let raw = scanLayout.decode(bytes.baseAddress!.advanced(by: offset))
+                let time = Double(raw.timestamp ?? 0) / 1_000_000_000
+                let sample = Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z))
+                if classifier.update(sample) { changes += 1 }
+                offset += scanLayout.scanSize
+            }
+        }
+        benchmark.stopMeasurement()
+        blackHole(changes)
+        blackHole(classifier.deviceOrientation)
+    }
+
     // The same loop over no samples: what the harness itself costs, so that the classifier's
     // own allocations per sample are (classifier − harness) / 100,000.
     Benchmark("Harness only: 0 samples") { benchmark in
@@ -75,3 +97,41 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 private let noSamples: [Sample] = []
+
+/// A HID sensor's layout: x, y, z as le:s16 at indices 0–2 and a le:s64 timestamp at index 3.
+private let scanLayout: ScanLayout = {
+    let axis = try! ScanElementFormat(parsing: "le:s16/16>>0")
+    let time = try! ScanElementFormat(parsing: "le:s64/64>>0")
+    return try! ScanLayout(
+        x: ScanLayout.Channel(scanIndex: 0, format: axis),
+        y: ScanLayout.Channel(scanIndex: 1, format: axis),
+        z: ScanLayout.Channel(scanIndex: 2, format: axis),
+        timestamp: ScanLayout.Channel(scanIndex: 3, format: time)
+    )
+}()
+
+/// 1 g = 1000 counts, a 90° mount, as a real convertible's.
+private let calibration = Calibration(
+    scale: Vector3(x: 0.00980665, y: 0.00980665, z: 0.00980665),
+    offset: .zero,
+    matrix: try! MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
+)
+
+/// The samples above as raw scans: counts in the sensor's frame, timestamps in nanoseconds.
+private let scans: [UInt8] = {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(samples.count * 16)
+    func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    for sample in samples {
+        // Invert the mount matrix (x' = -y, y' = x) and the scale.
+        let a = sample.acceleration
+        append(Int16((a.y / 0.00980665).rounded()))
+        append(Int16((-a.x / 0.00980665).rounded()))
+        append(Int16((a.z / 0.00980665).rounded()))
+        append(Int16(0))
+        append(Int64(sample.time * 1_000_000_000))
+    }
+    return bytes
+}()

@@ -1,0 +1,3 @@
+#include <systemd/sd-event.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-login.h>

@@ -1,0 +1,59 @@
+public import OrientationCore
+
+/// Where an accelerometer sits: in the lid (display) or in the base (keyboard).
+public enum SensorLocation: String, Sendable, Hashable {
+    case display
+    case base
+}
+
+/// How orientd reads an accelerometer.
+public enum CaptureMode: String, Sendable, Hashable {
+    /// Scans pushed by the kernel through the IIO buffer (preferred: no polling).
+    case buffer
+    /// `in_accel_*_raw` read at a fixed rate from a timer.
+    case poll
+}
+
+/// Everything orientd found out about one accelerometer: what it is, where it sits, how to
+/// calibrate it and how it can be read.
+public struct Accelerometer: Sendable, Hashable {
+    /// The kernel's id, `iio:deviceN`.
+    public var id: String
+    /// The driver's name (`accel_3d`, `cros-ec-accel`…).
+    public var name: String
+    /// The sysfs label, if any (`accel-display`).
+    public var label: String?
+    /// The sysfs folder, when udev knows the device.
+    public var syspath: String?
+    /// Display or base.
+    public var location: SensorLocation
+    /// Where the location came from (`udev ACCEL_LOCATION`, `sysfs label`, `sysfs location`, `default`).
+    public var locationSource: String
+    /// Scale, offset and mount matrix.
+    public var calibration: Calibration
+    /// Where the mount matrix came from (`udev ACCEL_MOUNT_MATRIX`, `sysfs mount_matrix`, …, `identity`).
+    public var matrixSource: String
+    /// Where the scale came from (`in_accel_x_scale`, `in_accel_scale`, `scale`, or `none`).
+    public var scaleSource: String
+    /// Whether x, y and z can be captured through the buffer.
+    public var canBuffer: Bool
+    /// The trigger to use with the buffer, if the device has one.
+    public var triggerName: String?
+    /// The current sampling frequency in Hz, if the device has the attribute.
+    public var samplingFrequency: Double?
+    /// The sampling frequencies the device offers, if it says.
+    public var availableFrequencies: [Double]
+    /// Whether the buffer carries a timestamp channel.
+    public var hasTimestamp: Bool
+    /// What was odd while reading its attributes (a broken matrix skipped, no scale…).
+    public var warnings: [String]
+
+    /// The mode orientd uses for it unless told to poll.
+    public var preferredMode: CaptureMode { canBuffer ? .buffer : .poll }
+
+    /// The rate to ask for: the lowest available frequency at or above `requested`, else the highest available.
+    public func chooseFrequency(atLeast requested: Double) -> Double {
+        let sorted = availableFrequencies.sorted()
+        return sorted.first { $0 >= requested } ?? sorted.last ?? requested
+    }
+}

@@ -1,0 +1,175 @@
+import CLibIIO
+import EventLoop
+import Logging
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Captures scans through the IIO buffer: the kernel pushes them, the loop wakes on the buffer's
+/// poll fd, and every complete scan is decoded, calibrated and handed on. No thread, no timer:
+/// between samples the process sleeps in the kernel.
+final class BufferedCapture {
+    /// Scans per buffer refill; small, for latency.
+    private static let scansPerRefill = 16
+
+    /// The device captured.
+    let device: IIODevice
+    private let layout: ScanLayout
+    private let calibration: Calibration
+    private let loop: EventLoop
+    private let sink: (Sample) -> Void
+    private let failure: (SensorError) -> Void
+    private let settings: DeviceSettings
+    private var buffer: OpaquePointer?
+    private var source: IOSource?
+    /// The start of a scan split across two reads, kept until the rest arrives.
+    private var carry: [UInt8]
+    private var carryCount = 0
+    /// How many scans were handed on.
+    private(set) var scansReceived = 0
+
+    /// Configures the device (scan elements, trigger, sampling frequency, hysteresis 0), creates a
+    /// non-blocking buffer and watches its poll fd.
+    /// - Throws: ``SensorError`` naming the step that failed; the device is restored then.
+    init(
+        device: IIODevice,
+        accelerometer: Accelerometer,
+        rate: Double,
+        loop: EventLoop,
+        logger: Logger,
+        sink: @escaping (Sample) -> Void,
+        failure: @escaping (SensorError) -> Void
+    ) throws(SensorError) {
+        self.device = device
+        self.calibration = accelerometer.calibration
+        self.loop = loop
+        self.sink = sink
+        self.failure = failure
+        settings = DeviceSettings.save(device, accelerometer: accelerometer)
+
+        guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z"),
+            let xFormat = x.format, let yFormat = y.format, let zFormat = z.format
+        else {
+            throw SensorError(
+                .badAttribute,
+                operation: "scan_elements",
+                device: device.id,
+                detail: "x, y or z has no scan format"
+            )
+        }
+        let timestamp = device.channel("timestamp").flatMap { $0.isScanElement ? $0 : nil }
+        do {
+            layout = try ScanLayout(
+                x: ScanLayout.Channel(scanIndex: x.index, format: xFormat),
+                y: ScanLayout.Channel(scanIndex: y.index, format: yFormat),
+                z: ScanLayout.Channel(scanIndex: z.index, format: zFormat),
+                timestamp: timestamp.flatMap { channel in
+                    channel.format.map { ScanLayout.Channel(scanIndex: channel.index, format: $0) }
+                }
+            )
+        } catch {
+            throw SensorError(.badAttribute, operation: "scan_elements", device: device.id, detail: "\(error)")
+        }
+        carry = [UInt8](repeating: 0, count: layout.scanSize)
+
+        do throws(SensorError) {
+            for channel in device.channels { channel.setEnabled(false) }
+            for channel in [x, y, z] { channel.setEnabled(true) }
+            timestamp?.setEnabled(true)
+            try settings.configure(device, accelerometer: accelerometer, rate: rate, logger: logger)
+            guard let created = iio_device_create_buffer(device.pointer, Self.scansPerRefill, false) else {
+                throw SensorError.call("iio_device_create_buffer", device: device.id, errorNumber: errno)
+            }
+            buffer = created
+            let blocking = iio_buffer_set_blocking_mode(created, false)
+            guard blocking == 0 else {
+                throw SensorError.call("iio_buffer_set_blocking_mode", device: device.id, errorNumber: blocking)
+            }
+            let step = iio_buffer_step(created)
+            guard step == layout.scanSize else {
+                throw SensorError(
+                    .badAttribute,
+                    operation: "scan layout",
+                    device: device.id,
+                    detail: "libiio's scan is \(step) bytes, the scan elements' layout \(layout.scanSize)"
+                )
+            }
+            let fd = iio_buffer_get_poll_fd(created)
+            guard fd >= 0 else { throw SensorError.call("iio_buffer_get_poll_fd", device: device.id, errorNumber: fd) }
+            do {
+                source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in self.drain() }
+            } catch {
+                throw SensorError.call("sd_event_add_io", device: device.id, errorNumber: error.errorNumber)
+            }
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops capture: no source, no buffer, the device's settings restored. Safe to call twice.
+    func stop() {
+        source = nil
+        if let buffer {
+            iio_buffer_destroy(buffer)
+            self.buffer = nil
+        }
+        settings.restore(device)
+    }
+
+    /// Reads every complete scan the buffer has, until it would block.
+    private func drain() {
+        guard let buffer else { return }
+        while true {
+            let count = iio_buffer_refill(buffer)
+            if count == -Int(EAGAIN) { return }
+            if count == -Int(EINTR) { continue }
+            guard count > 0, let start = iio_buffer_start(buffer) else {
+                let code = count == 0 ? EIO : Int32(-count)
+                failure(SensorError.call("iio_buffer_refill", device: device.id, errorNumber: code))
+                return
+            }
+            consume(UnsafeRawPointer(start), count: count)
+        }
+    }
+
+    /// Decodes the scans in `bytes`, joining one split across reads.
+    private func consume(_ bytes: UnsafeRawPointer, count: Int) {
+        let size = layout.scanSize
+        var offset = 0
+        if carryCount > 0 {
+            let take = min(size - carryCount, count)
+            carry.withUnsafeMutableBytes { carried in
+                carried.baseAddress!.advanced(by: carryCount).copyMemory(from: bytes, byteCount: take)
+            }
+            carryCount += take
+            offset = take
+            guard carryCount == size else { return }
+            carry.withUnsafeBytes { carried in emit(carried.baseAddress!) }
+            carryCount = 0
+        }
+        while offset + size <= count {
+            emit(bytes.advanced(by: offset))
+            offset += size
+        }
+        if offset < count {
+            carry.withUnsafeMutableBytes { carried in
+                carried.baseAddress!.copyMemory(from: bytes.advanced(by: offset), byteCount: count - offset)
+            }
+            carryCount = count - offset
+        }
+    }
+
+    private func emit(_ scan: UnsafeRawPointer) {
+        let raw = layout.decode(scan)
+        let time = raw.timestamp.map { Double($0) / 1_000_000_000 } ?? loop.now
+        scansReceived += 1
+        sink(Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)))
+    }
+}

@@ -1,0 +1,56 @@
+public import OrientationCore
+
+/// Turns raw readings into m/s² in the panel frame: ((raw + offset) × scale), then the mount matrix.
+public struct Calibration: Sendable, Hashable {
+    /// The scale of each axis (m/s² per count); 1 when the driver gives none.
+    public var scale: Vector3
+    /// The offset of each axis, in counts, added before scaling.
+    public var offset: Vector3
+    /// The mount matrix.
+    public var matrix: MountMatrix
+
+    /// A calibration from its parts.
+    public init(scale: Vector3, offset: Vector3 = .zero, matrix: MountMatrix = .identity) {
+        self.scale = scale
+        self.offset = offset
+        self.matrix = matrix
+    }
+
+    /// The acceleration in the panel frame for raw counts.
+    @inlinable
+    public func apply(x: Int64, y: Int64, z: Int64) -> Vector3 {
+        matrix.apply(
+            to: Vector3(
+                x: (Double(x) + offset.x) * scale.x,
+                y: (Double(y) + offset.y) * scale.y,
+                z: (Double(z) + offset.z) * scale.z
+            )
+        )
+    }
+}
+
+/// Parses a number written by the kernel (`0.009806650`, `-12`, `1e-3`), the same way in every locale.
+enum KernelNumber {
+    static func parse(_ text: String, attribute: String, device: String) throws(SensorError) -> Double {
+        let trimmed = text.trimmingCharacters(in: " \t\n\0")
+        guard let value = Double(trimmed), value.isFinite else {
+            throw SensorError(
+                .badAttribute,
+                operation: attribute,
+                device: device,
+                detail: "'\(trimmed)' is not a number"
+            )
+        }
+        return value
+    }
+}
+
+extension String {
+    /// The string without leading and trailing characters of the given set.
+    func trimmingCharacters(in characters: String) -> String {
+        var slice = Substring(self)
+        while let first = slice.first, characters.contains(first) { slice.removeFirst() }
+        while let last = slice.last, characters.contains(last) { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,118 @@
+import Logging
+
+/// The settings orientd changes on a device to capture through the buffer, as they were before,
+/// so that stopping puts everything back: scan element switches, trigger, sampling frequency,
+/// hysteresis.
+struct DeviceSettings {
+    private var sysfs: SysfsAttributes?
+    private var scanEnables: [(String, String)] = []
+    private var triggerName: String?
+    private var frequency: (attribute: Attribute, text: String)?
+    private var hysteresis: String?
+
+    private enum Attribute {
+        case device(String)
+        case channel(String, String)
+    }
+
+    /// Reads the current settings.
+    static func save(_ device: IIODevice, accelerometer: Accelerometer) -> DeviceSettings {
+        var settings = DeviceSettings()
+        if device.context.isLocal, let syspath = accelerometer.syspath {
+            let sysfs = SysfsAttributes(path: syspath)
+            settings.sysfs = sysfs
+            settings.scanEnables = sysfs.list("scan_elements").filter { $0.hasSuffix("_en") }.compactMap { name in
+                sysfs.read("scan_elements/" + name).map { ("scan_elements/" + name, $0) }
+            }
+        }
+        settings.triggerName = device.trigger?.name ?? ""
+        if let attribute = frequencyAttribute(device) {
+            settings.frequency = (attribute, (try? read(attribute, device)) ?? "")
+        }
+        if let channel = device.channel("accel_x"), channel.hasAttribute("hysteresis") {
+            settings.hysteresis = try? channel.readAttribute("hysteresis")
+        }
+        return settings
+    }
+
+    /// Sets the trigger, the sampling frequency (the lowest available at or above `rate`) and
+    /// hysteresis 0 (HID sensors report only changes beyond it).
+    func configure(_ device: IIODevice, accelerometer: Accelerometer, rate: Double, logger: Logger) throws(SensorError)
+    {
+        if let name = accelerometer.triggerName, device.trigger?.name != name,
+            let trigger = device.context.device(named: name)
+        {
+            try device.setTrigger(trigger)
+        }
+        if let frequency, !accelerometer.availableFrequencies.isEmpty || accelerometer.samplingFrequency != nil {
+            let chosen = accelerometer.chooseFrequency(atLeast: rate)
+            do {
+                try Self.write(frequency.attribute, device, Self.format(chosen))
+            } catch {
+                logger.warning("cannot set the sampling frequency: \(error)", metadata: ["device": "\(device.id)"])
+            }
+        }
+        if hysteresis != nil, let channel = device.channel("accel_x") {
+            do {
+                try channel.writeAttribute("hysteresis", "0")
+            } catch {
+                logger.warning("cannot set the hysteresis to 0: \(error)", metadata: ["device": "\(device.id)"])
+            }
+        }
+    }
+
+    /// Puts back what ``save(_:accelerometer:)`` read; best effort (the device may be gone).
+    func restore(_ device: IIODevice) {
+        if let sysfs {
+            for (name, value) in scanEnables where sysfs.read(name) != value {
+                sysfs.write(name, value)
+            }
+        }
+        if let triggerName, device.trigger?.name ?? "" != triggerName {
+            try? device.setTrigger(triggerName.isEmpty ? nil : device.context.device(named: triggerName))
+        }
+        if let frequency, !frequency.text.isEmpty, (try? Self.read(frequency.attribute, device)) != frequency.text {
+            try? Self.write(frequency.attribute, device, frequency.text)
+        }
+        if let hysteresis, let channel = device.channel("accel_x"),
+            (try? channel.readAttribute("hysteresis")) != hysteresis
+        {
+            try? channel.writeAttribute("hysteresis", hysteresis)
+        }
+    }
+
+    private static func frequencyAttribute(_ device: IIODevice) -> Attribute? {
+        if device.hasAttribute("sampling_frequency") { return .device("sampling_frequency") }
+        if let channel = device.channel("accel_x"), channel.hasAttribute("sampling_frequency") {
+            return .channel("accel_x", "sampling_frequency")
+        }
+        return nil
+    }
+
+    private static func read(_ attribute: Attribute, _ device: IIODevice) throws(SensorError) -> String {
+        switch attribute {
+        case .device(let name): return try device.readAttribute(name)
+        case .channel(let channel, let name):
+            guard let channel = device.channel(channel) else {
+                throw SensorError(.deviceGone, operation: name, device: device.id)
+            }
+            return try channel.readAttribute(name)
+        }
+    }
+
+    private static func write(_ attribute: Attribute, _ device: IIODevice, _ value: String) throws(SensorError) {
+        switch attribute {
+        case .device(let name): try device.writeAttribute(name, value)
+        case .channel(let channel, let name):
+            guard let channel = device.channel(channel) else {
+                throw SensorError(.deviceGone, operation: name, device: device.id)
+            }
+            try channel.writeAttribute(name, value)
+        }
+    }
+
+    /// A frequency as the kernel accepts it: an integer when whole (`20`), else a decimal (`12.5`).
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && value < 1e9 ? String(Int(value)) : String(value)
+    }
+}

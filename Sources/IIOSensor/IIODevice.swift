@@ -1,0 +1,130 @@
+import CLibIIO
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A device of an ``IIOContext``; valid while the context lives (it keeps it alive).
+struct IIODevice {
+    let pointer: OpaquePointer
+    let context: IIOContext
+
+    /// The kernel's id, `iio:deviceN` (or `triggerN`).
+    var id: String { String(cString: iio_device_get_id(pointer)) }
+    /// The driver's name (`accel_3d`, `cros-ec-accel`…), empty if none.
+    var name: String { iio_device_get_name(pointer).map { String(cString: $0) } ?? "" }
+    /// The sysfs `label` (`accel-display`, `accel-base`), if any; libiio 0.24 offers it only here.
+    var label: String? { iio_device_get_label(pointer).map { String(cString: $0) } }
+    /// Whether this is a trigger.
+    var isTrigger: Bool { iio_device_is_trigger(pointer) }
+
+    /// The input channel with this id (`accel_x`, `timestamp`, `mount`).
+    func channel(_ id: String) -> IIOChannel? {
+        iio_device_find_channel(pointer, id, false).map { IIOChannel(pointer: $0, device: self) }
+    }
+
+    /// Every channel.
+    var channels: [IIOChannel] {
+        (0..<iio_device_get_channels_count(pointer)).compactMap { index in
+            iio_device_get_channel(pointer, index).map { IIOChannel(pointer: $0, device: self) }
+        }
+    }
+
+    /// Whether the device has the attribute (`sampling_frequency`, `scale`, `mount_matrix`).
+    func hasAttribute(_ name: String) -> Bool {
+        iio_device_find_attr(pointer, name) != nil
+    }
+
+    /// Reads a device attribute (`iio_device_attr_read`).
+    func readAttribute(_ name: String) throws(SensorError) -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let count = iio_device_attr_read(pointer, name, &buffer, buffer.count)
+        guard count >= 0 else {
+            throw SensorError.call("iio_device_attr_read(\(name))", device: id, errorNumber: Int32(count))
+        }
+        return Self.text(buffer)
+    }
+
+    /// Writes a device attribute (`iio_device_attr_write`).
+    func writeAttribute(_ name: String, _ value: String) throws(SensorError) {
+        let count = iio_device_attr_write(pointer, name, value)
+        guard count >= 0 else {
+            throw SensorError.call("iio_device_attr_write(\(name)=\(value))", device: id, errorNumber: Int32(count))
+        }
+    }
+
+    /// The device's current trigger, if one is set.
+    var trigger: IIODevice? {
+        var trigger: OpaquePointer?
+        guard iio_device_get_trigger(pointer, &trigger) == 0, let trigger else { return nil }
+        return IIODevice(pointer: trigger, context: context)
+    }
+
+    /// Sets or clears (nil) the trigger (`iio_device_set_trigger`).
+    func setTrigger(_ trigger: IIODevice?) throws(SensorError) {
+        let result = iio_device_set_trigger(pointer, trigger?.pointer)
+        guard result >= 0 else {
+            throw SensorError.call(
+                "iio_device_set_trigger(\(trigger?.name ?? "none"))",
+                device: id,
+                errorNumber: result
+            )
+        }
+    }
+
+    /// Text read from an attribute, without the trailing newline, NUL and spaces.
+    static func text(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        var text = String(decoding: bytes, as: UTF8.self)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        return text
+    }
+}
+
+/// A channel of an ``IIODevice``.
+struct IIOChannel {
+    let pointer: OpaquePointer
+    let device: IIODevice
+
+    /// The channel's id (`accel_x`).
+    var id: String { String(cString: iio_channel_get_id(pointer)) }
+    /// Whether it is a scan element (can be captured through the buffer).
+    var isScanElement: Bool { iio_channel_is_scan_element(pointer) }
+    /// Its scan index; negative when it is not a scan element.
+    var index: Int { Int(iio_channel_get_index(pointer)) }
+    /// Whether libiio will capture it in the next buffer.
+    var isEnabled: Bool { iio_channel_is_enabled(pointer) }
+
+    /// Enables or disables capture of the channel in the next buffer.
+    func setEnabled(_ enabled: Bool) {
+        if enabled { iio_channel_enable(pointer) } else { iio_channel_disable(pointer) }
+    }
+
+    /// Whether the channel has the attribute itself (not through libiio's silent fallback to the device).
+    func hasAttribute(_ name: String) -> Bool {
+        iio_channel_find_attr(pointer, name) != nil
+    }
+
+    /// Reads a channel attribute (`iio_channel_attr_read`).
+    func readAttribute(_ name: String) throws(SensorError) -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let count = iio_channel_attr_read(pointer, name, &buffer, buffer.count)
+        guard count >= 0 else {
+            throw SensorError.call("iio_channel_attr_read(\(id) \(name))", device: device.id, errorNumber: Int32(count))
+        }
+        return IIODevice.text(buffer)
+    }
+
+    /// Writes a channel attribute (`iio_channel_attr_write`).
+    func writeAttribute(_ name: String, _ value: String) throws(SensorError) {
+        let count = iio_channel_attr_write(pointer, name, value)
+        guard count >= 0 else {
+            throw SensorError.call(
+                "iio_channel_attr_write(\(id) \(name)=\(value))",
+                device: device.id,
+                errorNumber: Int32(count)
+            )
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import CLibIIO
+import EventLoop
+import Logging
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads `in_accel_{x,y,z}_raw` at a fixed rate from a timer of the loop, only while running.
+final class PolledCapture {
+    private let device: IIODevice
+    private let channels: (IIOChannel, IIOChannel, IIOChannel)
+    private let calibration: Calibration
+    private let loop: EventLoop
+    private let logger: Logger
+    private let sink: (Sample) -> Void
+    private let failure: (SensorError) -> Void
+    private var timer: TimerSource?
+    private var failing = false
+    /// How many samples were handed on.
+    private(set) var samplesRead = 0
+
+    /// Starts polling at `rate` samples per second.
+    /// - Throws: ``SensorError`` when the raw attributes cannot be read at all, or no timer can be made.
+    init(
+        device: IIODevice,
+        accelerometer: Accelerometer,
+        rate: Double,
+        loop: EventLoop,
+        logger: Logger,
+        sink: @escaping (Sample) -> Void,
+        failure: @escaping (SensorError) -> Void
+    ) throws(SensorError) {
+        guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z")
+        else {
+            throw SensorError(
+                .badAttribute,
+                operation: "in_accel_*_raw",
+                device: device.id,
+                detail: "no x/y/z channels"
+            )
+        }
+        self.device = device
+        channels = (x, y, z)
+        calibration = accelerometer.calibration
+        self.loop = loop
+        self.logger = logger
+        self.sink = sink
+        self.failure = failure
+        _ = try Self.read(x, device: device.id)
+        do {
+            timer = try loop.addRepeatingTimer(interval: 1 / rate) { [unowned self] in self.tick() }
+        } catch {
+            throw SensorError.call("sd_event_add_time", device: device.id, errorNumber: error.errorNumber)
+        }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops polling: the timer is gone, nothing wakes the process.
+    func stop() {
+        timer = nil
+    }
+
+    private func tick() {
+        do {
+            let x = try Self.read(channels.0, device: device.id)
+            let y = try Self.read(channels.1, device: device.id)
+            let z = try Self.read(channels.2, device: device.id)
+            if failing {
+                logger.notice("reading the accelerometer works again", metadata: ["device": "\(device.id)"])
+                failing = false
+            }
+            samplesRead += 1
+            sink(Sample(time: loop.now, acceleration: calibration.apply(x: x, y: y, z: z)))
+        } catch {
+            if error.isDeviceGone {
+                failure(error)
+            } else if !failing {
+                // EIO and the like: say it once, keep polling; the next good read recovers.
+                failing = true
+                logger.warning("cannot read the accelerometer: \(error)", metadata: ["device": "\(device.id)"])
+            }
+        }
+    }
+
+    /// Reads one raw attribute as an integer.
+    private static func read(_ channel: IIOChannel, device: String) throws(SensorError) -> Int64 {
+        var value: Int64 = 0
+        let result = iio_channel_attr_read_longlong(channel.pointer, "raw", &value)
+        guard result >= 0 else {
+            throw SensorError.call(
+                "iio_channel_attr_read_longlong(\(channel.id) raw)",
+                device: device,
+                errorNumber: result
+            )
+        }
+        return value
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure of the sensor layer, naming the C call, the device and the error number.
+public struct SensorError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure.
+    public enum Kind: Sendable, Hashable {
+        /// A libiio, libudev or system call failed.
+        case call
+        /// An attribute's text could not be read as what it should hold.
+        case badAttribute
+        /// No accelerometer that could be used.
+        case noAccelerometer
+        /// The device went away.
+        case deviceGone
+    }
+
+    /// What kind of failure.
+    public var kind: Kind
+    /// The C function or the step that failed (`iio_create_local_context`, `in_accel_scale`…).
+    public var operation: String
+    /// The IIO device (`iio:device0`) or other object concerned, if any.
+    public var device: String?
+    /// The error number, if the failure came with one.
+    public var errorNumber: Int32?
+    /// More words: the attribute's text, what was expected, what to do.
+    public var detail: String?
+
+    init(
+        _ kind: Kind,
+        operation: String,
+        device: String? = nil,
+        errorNumber: Int32? = nil,
+        detail: String? = nil
+    ) {
+        self.kind = kind
+        self.operation = operation
+        self.device = device
+        self.errorNumber = errorNumber
+        self.detail = detail
+    }
+
+    /// A failed C call, with errno (positive) taken from a negative return value or from `errno`.
+    static func call(_ operation: String, device: String? = nil, errorNumber: Int32, detail: String? = nil) -> Self {
+        SensorError(.call, operation: operation, device: device, errorNumber: abs(errorNumber), detail: detail)
+    }
+
+    /// Whether the failure means the device is no longer there.
+    public var isDeviceGone: Bool {
+        kind == .deviceGone || errorNumber == ENODEV || errorNumber == ENOENT || errorNumber == ENXIO
+    }
+
+    public var description: String {
+        var text = device.map { "\($0): \(operation)" } ?? operation
+        if let errorNumber {
+            text += ": \(String(cString: strerror(errorNumber)))"
+        }
+        if let detail {
+            text += errorNumber == nil ? ": \(detail)" : " (\(detail))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads and writes attribute files of one device in sysfs directly, for what libiio does not
+/// offer (the `scan_elements/*_en` switches it resets when a buffer closes).
+struct SysfsAttributes {
+    /// The device's sysfs folder.
+    let path: String
+
+    /// The attribute's text without the trailing newline and NUL; nil if it cannot be read.
+    func read(_ name: String) -> String? {
+        let fd = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var count = 0
+        repeat {
+            count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        } while count < 0 && errno == EINTR
+        guard count >= 0 else { return nil }
+        var text = String(decoding: buffer.prefix(count).filter { $0 != 0 }, as: UTF8.self)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return text
+    }
+
+    /// Writes the attribute; false if it cannot be written.
+    @discardableResult
+    func write(_ name: String, _ value: String) -> Bool {
+        let fd = open(path + "/" + name, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var written = 0
+        repeat {
+            written = value.withCString { Glibc.write(fd, $0, strlen($0)) }
+        } while written < 0 && errno == EINTR
+        return written >= 0
+    }
+
+    /// The names of the files in a subfolder (`scan_elements`), or none.
+    func list(_ folder: String) -> [String] {
+        guard let directory = opendir(path + "/" + folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,54 @@
+import EventLoop
+import IIOSensor
+import Logging
+import OrientationCore
+
+/// `orientd sensors --probe`: starts the chosen accelerometer for a moment and reports how it
+/// could really be read, and a first calibrated sample.
+struct Probe {
+    let options: SensorOptions
+    let verbose: Bool
+
+    func run() throws {
+        let logger = Logger(label: "orientd.probe")
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        var first: Sample?
+        var samples = 0
+        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
+            samples += 1
+            if first == nil { first = sample }
+            // A few samples after the first, so that polling (if it took over) shows too.
+            if samples >= 3 { loop.exit(code: 0) }
+        }
+        let deadline: TimerSource
+        do {
+            deadline = try loop.addTimer(at: loop.now + options.pollFallback + 1.5) { loop.exit(code: 0) }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        sensor.start()
+        if sensor.status == .active {
+            _ = try? loop.run()
+        }
+        let mode = sensor.mode
+        let fellBack = sensor.fellBack
+        sensor.stop()
+        withExtendedLifetime(deadline) {}
+        guard let first, let mode else {
+            throw CommandFailure(
+                "probe: no sample within \(options.pollFallback + 1.5) s (\(sensor.lastError ?? "no error reported"))"
+            )
+        }
+        var text = "probe: \(mode.rawValue)"
+        if fellBack {
+            text += " (the buffer delivered nothing within \(Sensors.number(options.pollFallback)) s: polling instead)"
+        }
+        text += "; first sample \(Sensors.vector(first.acceleration)) m/s²\n"
+        print(text, terminator: "")
+    }
+}

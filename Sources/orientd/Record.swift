@@ -1,0 +1,169 @@
+import ArgumentParser
+import EventLoop
+import IIOSensor
+import Logging
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `orientd record`: a trace from the live sensor, in the format `orientd classify` reads.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a trace from the live accelerometer (stdout without --output).",
+        discussion: """
+            Writes the CLASSIFIER.md trace format: calibrated samples in m/s² after the mount \
+            matrix, t in seconds from the first sample. Stops after --seconds, or on Ctrl-C \
+            (SIGINT) or SIGTERM; the sensor is then restored as it was. If the accelerometer \
+            disappears while recording, the recording waits for it to return.
+            """
+    )
+
+    @OptionGroup var sensor: SensorOptionGroup
+
+    @Option(help: "Stop after this many seconds (default: until interrupted).")
+    var seconds: Double?
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the trace to this file instead of standard output.", valueName: "file")
+    )
+    var output: String?
+
+    func validate() throws {
+        if let seconds, !(seconds > 0 && seconds.isFinite) {
+            throw ValidationError("--seconds must be a positive number of seconds")
+        }
+    }
+
+    func run() throws {
+        let logger = Logger(label: "orientd.record")
+        let options = sensor.sensorOptions
+        let discovery: AccelerometerDiscovery
+        do {
+            discovery = try AccelerometerDiscovery.discover(
+                uri: options.uri,
+                device: options.device,
+                mountMatrix: options.mountMatrix
+            )
+        } catch {
+            throw CommandFailure("no accelerometer: \(error)")
+        }
+        guard let chosen = discovery.chosen else {
+            throw CommandFailure("\(discovery.reason); nothing to record ('orientd sensors' lists what was found)")
+        }
+        let sink = try TraceSink(path: output, rateHz: chosen.chooseFrequency(atLeast: options.rate))
+
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
+            sink.write(sample)
+        }
+        recorder.onStatusChange = { previous, current in
+            switch current {
+            case .absent where previous == .active:
+                logger.warning("the accelerometer is gone; waiting for it to return")
+            case .active where previous != .stopped:
+                logger.notice("the accelerometer is back; recording again")
+            default:
+                break
+            }
+        }
+        var sources: [AnyObject] = []
+        do {
+            for signal in Signals.handled {
+                sources.append(try loop.addSignal(signal) { loop.exit(code: 0) })
+            }
+            if let seconds {
+                sources.append(try loop.addTimer(at: loop.now + seconds) { loop.exit(code: 0) })
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        recorder.start()
+        guard recorder.status == .active else {
+            recorder.stop()
+            throw CommandFailure("cannot start the accelerometer: \(recorder.lastError ?? "unknown error")")
+        }
+        logger.info(
+            "recording",
+            metadata: [
+                "device": "\(chosen.id)", "mode": "\(recorder.mode?.rawValue ?? "-")", "rate": "\(options.rate)",
+            ]
+        )
+        let code: Int32
+        do {
+            code = try loop.run()
+        } catch {
+            recorder.stop()
+            throw CommandFailure("\(error)")
+        }
+        recorder.stop()
+        sink.finish()
+        withExtendedLifetime(sources) {}
+        logger.info("recorded \(sink.samples) samples")
+        if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// Where the trace goes: standard output or a file, one line per sample, flushed as it comes.
+final class TraceSink {
+    private var writer: TraceWriter
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private(set) var samples = 0
+    private var failed = false
+
+    init(path: String?, rateHz: Double) throws {
+        writer = TraceWriter(rateHz: rateHz)
+        if let path {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw CommandFailure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            }
+            fd = descriptor
+            ownsDescriptor = true
+        } else {
+            fd = STDOUT_FILENO
+            ownsDescriptor = false
+        }
+        emit(writer.headerLines.map { $0 + "\n" }.joined())
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    func write(_ sample: Sample) {
+        guard sample.time.isFinite, sample.acceleration.isFinite else { return }
+        samples += 1
+        emit(writer.line(for: sample) + "\n")
+    }
+
+    func finish() {
+        if ownsDescriptor { fsync(fd) }
+    }
+
+    private func emit(_ text: String) {
+        guard !failed else { return }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                let message = "orientd: error: cannot write the trace: \(String(cString: strerror(errno)))\n"
+                _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}

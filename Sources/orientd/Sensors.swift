@@ -1,0 +1,102 @@
+import ArgumentParser
+import IIOSensor
+import OrientationCore
+
+/// `orientd sensors`: the accelerometers found, what each would be used for, and why.
+struct Sensors: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the accelerometers found, what each would be used for, and why.",
+        discussion: """
+            For each IIO accelerometer: its location (display or base) and where that came from, \
+            how it would be read (buffer or poll), its rate, scale, offset and mount matrix with \
+            the source of each. Only a display accelerometer drives rotation. Include this output \
+            in bug reports. With --probe, the chosen accelerometer is also started briefly, to \
+            show the mode that really works and a first calibrated reading (needs write access \
+            to its sysfs attributes, usually root).
+            """
+    )
+
+    @OptionGroup var sensor: SensorOptionGroup
+
+    @Flag(help: "Start the chosen accelerometer briefly and report the mode that works and a first reading.")
+    var probe = false
+
+    func run() throws {
+        Signals.unblockForForegroundCommand()
+        let options = sensor.sensorOptions
+        let discovery: AccelerometerDiscovery
+        do {
+            discovery = try AccelerometerDiscovery.discover(
+                uri: options.uri,
+                device: options.device,
+                mountMatrix: options.mountMatrix
+            )
+        } catch {
+            throw CommandFailure("no accelerometer: \(error)")
+        }
+        var out = ""
+        for accelerometer in discovery.accelerometers {
+            let used = accelerometer.id == discovery.chosen?.id
+            out += "\(accelerometer.id) \(accelerometer.name)"
+            out += used ? " — used: \(discovery.reason)\n" : " — not used: \(Self.whyNot(accelerometer, discovery))\n"
+            out += Self.details(accelerometer, options: options)
+        }
+        for skipped in discovery.skipped {
+            out += "\(skipped.id) \(skipped.name) — skipped: \(skipped.reason)\n"
+        }
+        print(out, terminator: "")
+        guard discovery.chosen != nil else {
+            throw CommandFailure(
+                "\(discovery.reason). Is the accelerometer's kernel driver loaded (ls /sys/bus/iio/devices)?"
+            )
+        }
+        if probe {
+            try Probe(options: options, verbose: sensor.verbose).run()
+        }
+    }
+
+    private static func whyNot(_ accelerometer: Accelerometer, _ discovery: AccelerometerDiscovery) -> String {
+        if accelerometer.location == .base {
+            return "a base accelerometer (location from \(accelerometer.locationSource)) never drives rotation"
+        }
+        if discovery.chosen == nil { return discovery.reason }
+        return "another display accelerometer is used"
+    }
+
+    static func details(_ accelerometer: Accelerometer, options: SensorOptions) -> String {
+        let calibration = accelerometer.calibration
+        var lines: [(String, String)] = []
+        if let label = accelerometer.label { lines.append(("label", label)) }
+        lines.append(("location", "\(accelerometer.location.rawValue) (\(accelerometer.locationSource))"))
+        var mode = options.forcePolling ? "poll (--poll)" : accelerometer.preferredMode.rawValue
+        if accelerometer.preferredMode == .buffer && !options.forcePolling {
+            mode += accelerometer.triggerName.map { ", trigger \($0)" } ?? ", no trigger"
+            mode += accelerometer.hasTimestamp ? ", timestamps" : ", no timestamp channel"
+            mode += "; polls instead if no scan arrives within \(Self.number(options.pollFallback)) s"
+        } else if accelerometer.preferredMode == .poll {
+            mode += " (no buffer: the driver offers only raw attributes)"
+        }
+        lines.append(("mode", mode))
+        var rate = "\(Self.number(accelerometer.chooseFrequency(atLeast: options.rate))) Hz"
+        if let current = accelerometer.samplingFrequency { rate += "; now \(Self.number(current)) Hz" }
+        if !accelerometer.availableFrequencies.isEmpty {
+            rate += "; available " + accelerometer.availableFrequencies.map(Self.number).joined(separator: " ")
+        }
+        lines.append(("rate", rate))
+        lines.append(("scale", "\(Self.vector(calibration.scale)) (\(accelerometer.scaleSource))"))
+        lines.append(("offset", Self.vector(calibration.offset)))
+        lines.append(("matrix", "\(calibration.matrix) (\(accelerometer.matrixSource))"))
+        if let syspath = accelerometer.syspath { lines.append(("sysfs", syspath)) }
+        for warning in accelerometer.warnings { lines.append(("warning", warning)) }
+        return lines.map { "  \($0.0 + ":" + String(repeating: " ", count: max(1, 10 - $0.0.count)))\($0.1)\n" }
+            .joined()
+    }
+
+    static func vector(_ v: Vector3) -> String {
+        "\(number(v.x)) \(number(v.y)) \(number(v.z))"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e12 ? String(Int(value)) : String(value)
+    }
+}
