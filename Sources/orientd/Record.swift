@@ -53,7 +53,11 @@ struct Record: ParsableCommand {
         guard let chosen = discovery.chosen else {
             throw CommandFailure("\(discovery.reason); nothing to record ('orientd sensors' lists what was found)")
         }
-        let sink = try TraceSink(path: output, rateHz: chosen.chooseFrequency(atLeast: options.rate))
+        let buffered = chosen.canBuffer && !options.forcePolling
+        let sink = try TraceSink(
+            path: output,
+            rateHz: buffered ? chosen.chooseFrequency(atLeast: options.rate) : options.rate
+        )
 
         let loop: EventLoop
         do {
