@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .library(name: "OrientationCore", targets: ["OrientationCore"]),
         .executable(name: "orientd", targets: ["orientd"]),
+        .executable(name: "orientctl", targets: ["orientctl"]),
+        .library(name: "OrientClient", targets: ["OrientClient"]),
+        .library(name: "OrientProtocol", targets: ["OrientProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,10 +37,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The wire messages of PROTOCOL.md (FoundationEssentials JSON, never full Foundation).
+        .target(name: "OrientProtocol", dependencies: ["OrientationCore"]),
+        // The daemon: engine, control server, authorisation, state persistence.
+        .target(
+            name: "OrientDaemon",
+            dependencies: [
+                "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // An async Swift client for apps, over a plain socket.
+        .target(name: "OrientClient", dependencies: ["OrientProtocol", "OrientationCore"]),
+        .executableTarget(
+            name: "orientctl",
+            dependencies: [
+                "OrientClient", "OrientProtocol", "OrientationCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -45,8 +67,14 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
+        .testTarget(name: "OrientDaemonTests", dependencies: ["OrientDaemon", "OrientationCore", "EventLoop"]),
+        .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),
         // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
-        .testTarget(name: "SensorEndToEndTests", dependencies: ["orientd", "CUmockdev", "OrientationCore"]),
+        .testTarget(
+            name: "SensorEndToEndTests",
+            dependencies: ["orientd", "orientctl", "CUmockdev", "OrientationCore", "OrientClient", "OrientProtocol"]
+        ),
         .testTarget(name: "orientdTests", dependencies: ["orientd"]),
         .executableTarget(
             name: "HotPathBenchmarks",

@@ -98,6 +98,27 @@ public final class AccelerometerSensor {
         report(from: previous)
     }
 
+    /// Looks for the accelerometer without starting it, so that it can be named while stopped.
+    public func refreshDiscovery() {
+        guard case .stopped = state else { return }
+        do {
+            let discovery = try AccelerometerDiscovery.discover(
+                uri: options.uri,
+                device: options.device,
+                mountMatrix: options.mountMatrix
+            )
+            accelerometer = discovery.chosen
+            if let chosen = discovery.chosen {
+                logger.info("accelerometer found: \(discovery.reason)", metadata: metadata(chosen))
+            } else {
+                logger.notice("no accelerometer yet: \(discovery.reason)")
+            }
+        } catch {
+            accelerometer = nil
+            logger.notice("no accelerometer yet: \(error)")
+        }
+    }
+
     private var wanted: Bool {
         if case .stopped = state { return false }
         return true
@@ -238,7 +259,13 @@ public final class AccelerometerSensor {
         switch action {
         case "remove" where sysname == accelerometer?.id && wanted:
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
+        case "remove" where sysname == accelerometer?.id:
+            accelerometer = nil
         case "add", "change", "bind":
+            if case .stopped = state, accelerometer == nil {
+                refreshDiscovery()
+                return
+            }
             guard case .absent = state else { return }
             // Let the device settle (attributes appear with the event), then look again.
             pendingDiscovery = try? loop.addTimer(at: loop.now + 0.1) { [unowned self] in

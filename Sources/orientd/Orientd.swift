@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import OrientProtocol
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,8 @@ struct Orientd: ParsableCommand {
             The classifier can be tried on recorded or generated traces with 'orientd classify'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Classify.self, Sensors.self, Record.self]
+        subcommands: [Run.self, Classify.self, Sensors.self, Record.self],
+        defaultSubcommand: Run.self
     )
 
     /// Whether the command asked for debug messages.
@@ -33,6 +35,7 @@ struct Orientd: ParsableCommand {
         switch command {
         case let command as Sensors: command.sensor.verbose
         case let command as Record: command.sensor.verbose
+        case let command as Run: command.sensor.verbose
         default: false
         }
     }

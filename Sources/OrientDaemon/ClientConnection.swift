@@ -1,0 +1,188 @@
+import EventLoop
+import OrientProtocol
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to the control socket: its IO source, its line framer and its bounded output queue.
+///
+/// Output is queued and written when the socket is writable; a connection whose unsent output
+/// passes the limit is closed, so that nobody else ever waits for it.
+final class ClientConnection {
+    let id: ClientID
+    let fd: Int32
+    let peer: PeerCredentials?
+    private var source: IOSource?
+    private var framer = LineFramer(limit: 4096)
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private let outputLimit: Int
+    /// The client closed its sending side: no more requests, events still go out.
+    private(set) var readClosed = false
+    /// Set once the connection is to be closed.
+    private(set) var isClosed = false
+
+    /// Called with each complete line.
+    var onLine: (ClientConnection, [UInt8]) -> Void = { _, _ in }
+    /// Called once when the connection must go (EOF with nothing left to do, error, over its bound).
+    var onClose: (ClientConnection, String) -> Void = { _, _ in }
+
+    init(id: ClientID, fd: Int32, loop: EventLoop, outputLimit: Int) throws(EventLoopError) {
+        self.id = id
+        self.fd = fd
+        self.outputLimit = outputLimit
+        peer = try? PeerCredentials.of(socket: fd)
+        source = try loop.addIO(fd: fd, events: .readable) { [unowned self] events in self.ready(events) }
+    }
+
+    deinit {
+        source = nil
+        Glibc.close(fd)
+    }
+
+    /// Stops all callbacks; the fd closes when the object goes.
+    func shutDown() {
+        isClosed = true
+        source = nil
+    }
+
+    /// Bytes not yet written.
+    var pendingOutput: Int { output.count - outputStart }
+
+    /// Queues a line (with its newline) and writes what the socket takes now.
+    func send(_ line: [UInt8]) {
+        guard !isClosed else { return }
+        if pendingOutput == 0 {
+            let written = write(line, from: 0)
+            guard written >= 0 else { return }
+            if written == line.count { return }
+            output.removeAll(keepingCapacity: true)
+            outputStart = 0
+            output.append(contentsOf: line[written...])
+        } else {
+            output.append(contentsOf: line)
+        }
+        if pendingOutput > outputLimit {
+            close(because: "its unsent output passed \(outputLimit / 1024) KiB: a client that does not read")
+            return
+        }
+        updateInterest()
+    }
+
+    /// Sends a last line if the socket takes it now, then closes (for `line-too-long`, `too-many-clients`).
+    func sendAndClose(_ line: [UInt8], reason: String) {
+        _ = write(line, from: 0)
+        close(because: reason)
+    }
+
+    private func ready(_ events: IOEvents) {
+        if events.contains(.writable) { drain() }
+        guard !isClosed else { return }
+        if !readClosed {
+            if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) { receive() }
+        } else if events.contains(.hangUp) || events.contains(.error) {
+            close(because: "closed by the client")
+        }
+    }
+
+    /// Reads what the socket has, into a buffer on the stack, and handles every complete line.
+    private func receive() {
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            while !isClosed {
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count > 0 {
+                    framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    processLines()
+                    continue
+                }
+                if count == 0 {
+                    // The client closed its sending side. Keep it while it wants events; a full
+                    // close shows as a hang-up next.
+                    readClosed = true
+                    if pendingOutput == 0 && !keepAfterReadClose() {
+                        close(because: "closed by the client")
+                    } else {
+                        updateInterest()
+                    }
+                    return
+                }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN: return
+                default:
+                    close(because: "read failed: \(String(cString: strerror(errno)))")
+                    return
+                }
+            }
+        }
+    }
+
+    /// Whether to keep a connection whose client closed its sending side (it still wants events).
+    var keepAfterReadClose: () -> Bool = { false }
+
+    private func processLines() {
+        while !isClosed {
+            switch framer.nextLine() {
+            case .line(let line):
+                onLine(self, line)
+            case .tooLong:
+                sendAndClose(
+                    MessageEncoder.error(
+                        id: nil,
+                        ProtocolError(.lineTooLong, "a request line may be at most 4096 bytes; closing the connection")
+                    ),
+                    reason: "a request line over 4096 bytes"
+                )
+                return
+            case .incomplete:
+                return
+            }
+        }
+    }
+
+    private func drain() {
+        while pendingOutput > 0 {
+            let written = write(output, from: outputStart)
+            guard written > 0 else { break }
+            outputStart += written
+        }
+        if pendingOutput == 0 {
+            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            outputStart = 0
+        }
+        updateInterest()
+    }
+
+    /// Writes `bytes[start...]`; the count written (0 if the socket is full), or -1 after closing on an error.
+    private func write(_ bytes: [UInt8], from start: Int) -> Int {
+        while true {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress! + start, raw.count - start, Int32(MSG_NOSIGNAL))
+            }
+            if written >= 0 { return written }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return 0
+            default:
+                close(because: "write failed: \(String(cString: strerror(errno)))")
+                return -1
+            }
+        }
+    }
+
+    private func updateInterest() {
+        guard let source, !isClosed else { return }
+        var events: IOEvents = readClosed ? [] : .readable
+        if pendingOutput > 0 { events.insert(.writable) }
+        if source.events != events { source.events = events }
+    }
+
+    private func close(because reason: String) {
+        guard !isClosed else { return }
+        isClosed = true
+        source = nil
+        onClose(self, reason)
+    }
+}

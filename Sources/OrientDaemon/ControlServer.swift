@@ -1,0 +1,136 @@
+import EventLoop
+import Logging
+import OrientProtocol
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The control socket: accepts connections, hands their requests to the engine, and sends events
+/// to the generating connections. One IO source for the listener, one per connection.
+final class ControlServer {
+    private let loop: EventLoop
+    private let engine: Engine
+    private let logger: Logger
+    private let listener: Int32
+    /// The socket file to remove at shutdown: only one the daemon made, never an inherited one.
+    private let ownedPath: String?
+    private let maxClients: Int
+    private let outputLimit: Int
+    private var source: IOSource?
+    private var clients: [ClientID: ClientConnection] = [:]
+    private var nextID: UInt64 = 1
+    private var broadcasting = false
+    private var closedDuringBroadcast: [ClientID] = []
+
+    /// Serves on `listener` (already listening).
+    init(
+        listener: Int32,
+        ownedPath: String?,
+        settings: DaemonSettings,
+        loop: EventLoop,
+        engine: Engine,
+        logger: Logger
+    ) throws(EventLoopError) {
+        self.loop = loop
+        self.engine = engine
+        self.logger = logger
+        self.listener = listener
+        self.ownedPath = ownedPath
+        maxClients = settings.maxClients
+        outputLimit = settings.outputLimit
+        source = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in self.acceptAll() }
+    }
+
+    /// Open connections.
+    var clientCount: Int { clients.count }
+
+    /// Sends an event line to every generating connection.
+    func broadcast(_ line: [UInt8]) {
+        broadcasting = true
+        for client in clients.values where engine.isGenerating(client.id) {
+            client.send(line)
+        }
+        broadcasting = false
+        // Connections dropped while sending (over their bound) lose their count and constraint now,
+        // after every other connection has this event, so that events keep their order.
+        let closed = closedDuringBroadcast
+        closedDuringBroadcast.removeAll()
+        for id in closed { engine.clientClosed(id) }
+    }
+
+    /// Closes every connection and the listener; removes the socket file if the daemon made it.
+    func shutDown() {
+        source = nil
+        for client in clients.values { client.shutDown() }
+        clients.removeAll()
+        close(listener)
+        if let ownedPath { unlink(ownedPath) }
+    }
+
+    private func acceptAll() {
+        while true {
+            let fd: Int32
+            do {
+                guard let accepted = try SocketCalls.acceptConnection(listener) else { return }
+                fd = accepted
+            } catch {
+                logger.error("cannot accept a connection: \(error)")
+                return
+            }
+            let id = ClientID(nextID)
+            nextID += 1
+            let client: ClientConnection
+            do {
+                client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit)
+            } catch {
+                logger.error("cannot watch a connection: \(error)")
+                close(fd)
+                continue
+            }
+            guard clients.count < maxClients else {
+                logger.warning("connection refused: MaxClients=\(maxClients) reached")
+                client.sendAndClose(
+                    MessageEncoder.error(
+                        id: nil,
+                        ProtocolError(.tooManyClients, "the daemon serves at most \(maxClients) connections")
+                    ),
+                    reason: "too many clients"
+                )
+                continue
+            }
+            client.onLine = { [unowned self] client, line in self.handle(line, from: client) }
+            client.onClose = { [unowned self] client, reason in self.closed(client, reason: reason) }
+            client.keepAfterReadClose = { [unowned self, unowned client] in self.engine.isGenerating(client.id) }
+            clients[id] = client
+            logger.debug(
+                "connection",
+                metadata: ["client": "\(id.rawValue)", "uid": "\(client.peer.map { String($0.userID) } ?? "?")"]
+            )
+        }
+    }
+
+    private func handle(_ line: [UInt8], from client: ClientConnection) {
+        switch RequestDecoder.decode(line) {
+        case .failure(let id, let error):
+            client.send(MessageEncoder.error(id: id, error))
+        case .request(let request):
+            client.send(engine.handle(request, from: client.id, peer: client.peer))
+            engine.flush()
+        }
+    }
+
+    private func closed(_ client: ClientConnection, reason: String) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        logger.debug("connection closed: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
+        if reason.contains("does not read") {
+            logger.warning("dropped a connection: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
+        }
+        if broadcasting {
+            closedDuringBroadcast.append(client.id)
+        } else {
+            engine.clientClosed(client.id)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+public import IIOSensor
+public import Logging
+public import OrientationCore
+
+/// What the daemon runs with: the configuration of CONFIG.md and the command-line overrides.
+public struct DaemonSettings: Sendable {
+    /// `[Server] Socket=`.
+    public var socketPath = "/run/orientd/socket"
+    /// The state directory: `$STATE_DIRECTORY` under systemd, else /var/lib/orientd.
+    public var stateDirectory = "/var/lib/orientd"
+    /// `[Sensor]`.
+    public var sensor = SensorOptions()
+    /// `[Classifier]` and `[Policy] Natural=`.
+    public var classifier = ClassifierConfiguration()
+    /// `[Policy] Supported=`.
+    public var supported: InterfaceOrientationMask = .all
+    /// `[Policy] Preferred=`; nil for the natural orientation's.
+    public var preferred: InterfaceOrientation?
+    /// `[Control] Group=`; nil or empty for no group rule.
+    public var controlGroup: String? = "orientd"
+    /// `[Control] SeatUsers=`.
+    public var seatUsers = true
+    /// `[Server] MaxClients=`.
+    public var maxClients = 64
+    /// `[Server] OutputLimitKiB=`, in bytes.
+    public var outputLimit = 256 * 1024
+    /// `[Log] Level=`.
+    public var logLevel = Logger.Level.info
+
+    /// The defaults of CONFIG.md.
+    public init() {}
+}

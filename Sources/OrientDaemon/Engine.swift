@@ -1,0 +1,316 @@
+import IIOSensor
+import Logging
+import OrientProtocol
+import OrientationCore
+
+/// The daemon's logic between the sensor and the socket: classifies samples, applies the rotation
+/// policy, counts generation, keeps the lock on disk, and turns every change into the events of
+/// PROTOCOL.md. It does no I/O on the socket itself: it returns replies and hands events to
+/// ``broadcast``, which the control server sends to the generating connections.
+final class Engine {
+    private let settings: DaemonSettings
+    private let logger: Logger
+    private let store: StateStore
+    private let authorizer: Authorizer
+    private var classifier: OrientationClassifier
+    private var policy: RotationPolicy
+    private var generation = GenerationCounter()
+    private var sensorState = SensorState.stopped
+    private(set) var seq: UInt64 = 0
+    private var pending: [OrientationEvent.Name: String?] = [:]
+    /// Whether a request is being handled: its events wait until its reply is sent.
+    private(set) var inRequest = false
+    let startTime: Double
+
+    /// The sensor; set once the daemon has made it (it calls back into the engine).
+    var sensor: AccelerometerSensor?
+    /// Sends an event line to every generating connection.
+    var broadcast: ([UInt8]) -> Void = { _ in }
+    /// Called after every change (for sd_notify STATUS=).
+    var onStateChange: (OrientationState) -> Void = { _ in }
+    /// The number of open connections, for `status`.
+    var clientCount: () -> Int = { 0 }
+    /// The loop's clock, for `status`'s uptime.
+    var now: () -> Double = { 0 }
+
+    init(settings: DaemonSettings, store: StateStore, authorizer: Authorizer, logger: Logger, now: Double) throws {
+        self.settings = settings
+        self.logger = logger
+        self.store = store
+        self.authorizer = authorizer
+        startTime = now
+        classifier = OrientationClassifier(configuration: settings.classifier)
+        policy = try RotationPolicy(
+            natural: settings.classifier.natural,
+            supported: settings.supported,
+            preferred: settings.preferred
+        )
+        if let lock = store.load().lock {
+            do {
+                _ = try policy.setLock(lock)
+                logger.info("lock restored", metadata: ["lock": "\(lock)"])
+            } catch {
+                logger.warning(
+                    "the saved lock no longer intersects Supported=: dropped",
+                    metadata: ["lock": "\(lock)", "supported": "\(settings.supported)"]
+                )
+                try? store.save(PersistedState(lock: nil))
+            }
+        }
+    }
+
+    /// The state as clients see it.
+    var state: OrientationState {
+        OrientationState(
+            device: generation.isGenerating ? policy.device : .unknown,
+            interface: policy.interface,
+            rotation: policy.rotation,
+            allowed: policy.allowed,
+            lock: policy.lock,
+            sensor: sensorState,
+            generating: generation.isGenerating,
+            seq: seq
+        )
+    }
+
+    /// Connections whose count is above zero.
+    var generatingConnections: Int { generation.counts.count }
+    /// The sum of all counts.
+    var generationTotal: Int { generation.total }
+    /// Whether this connection receives events.
+    func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
+
+    // MARK: Samples (the hot path)
+
+    /// One sample from the sensor: nothing but the classifier unless the orientation changes.
+    func handle(_ sample: Sample) {
+        guard classifier.update(sample) else { return }
+        apply(policy.setDevice(classifier.deviceOrientation))
+        flush()
+    }
+
+    /// The sensor's status changed.
+    func sensorStatusChanged(to status: AccelerometerSensor.Status) {
+        let new: SensorState =
+            switch status {
+            case .active: .active
+            case .stopped: .stopped
+            case .absent: .absent
+            case .failed: .failed
+            }
+        guard new != sensorState else { return }
+        note(.sensor, previous: sensorState.rawValue)
+        sensorState = new
+        if new != .active {
+            // No samples any more: the device orientation is unknown until the sensor returns.
+            classifier = OrientationClassifier(configuration: settings.classifier)
+            apply(policy.setDevice(.unknown))
+        }
+    }
+
+    // MARK: Requests
+
+    /// Handles one request of a connection.
+    /// - Returns: the reply line; the events it caused are broadcast after the caller sends it (``flush()``).
+    func handle(_ request: Request, from client: ClientID, peer: PeerCredentials?) -> [UInt8] {
+        inRequest = true
+        defer { inRequest = false }
+        do {
+            return try reply(to: request, from: client, peer: peer)
+        } catch {
+            pending.removeAll()
+            return MessageEncoder.error(id: request.id, error)
+        }
+    }
+
+    private func reply(
+        to request: Request,
+        from client: ClientID,
+        peer: PeerCredentials?
+    ) throws(ProtocolError) -> [UInt8] {
+        if request.method.needsController {
+            guard let peer, authorizer.isController(peer) else {
+                let why = peer.map { authorizer.explain($0) } ?? "the peer's credentials are unknown"
+                logger.notice("\(request.method.rawValue) refused: \(why)")
+                throw ProtocolError(.permissionDenied, "\(request.method.rawValue) is for controllers: \(why)")
+            }
+        }
+        switch (request.method, request.parameters) {
+        case (.hello, _):
+            let sensor = HelloResult.Sensor(status: sensorState, device: self.sensor?.accelerometer?.name)
+            return MessageEncoder.result(id: request.id, HelloResult(version: OrientdVersion.current, sensor: sensor))
+        case (.get, _):
+            return MessageEncoder.result(id: request.id, state)
+        case (.begin, _):
+            let update = generation.begin(client)
+            if update.transition == .started {
+                sensor?.start()
+                if sensor == nil { sensorStatusChanged(to: .absent) }
+            }
+            return MessageEncoder.result(id: request.id, BeginResult(count: update.count, state: state))
+        case (.end, _):
+            let update: GenerationCounter.Update
+            do {
+                update = try generation.end(client)
+            } catch {
+                throw ProtocolError(.notGenerating, "end without a matching begin: this connection's count is 0")
+            }
+            if update.transition == .stopped { stopGenerating() }
+            return MessageEncoder.result(id: request.id, EndResult(count: update.count))
+        case (.lock, .lock(let target)):
+            try changeLock { (policy: inout RotationPolicy) throws(PolicyError) in
+                switch target {
+                case .current: _ = try policy.lockCurrent()
+                case .orientation(let orientation): _ = try policy.setLock(InterfaceOrientationMask(orientation))
+                case .mask(let mask): _ = try policy.setLock(mask)
+                }
+            }
+            return MessageEncoder.result(id: request.id, state)
+        case (.unlock, _):
+            try changeLock { (policy: inout RotationPolicy) throws(PolicyError) in _ = try policy.setLock(nil) }
+            return MessageEncoder.result(id: request.id, state)
+        case (.constrain, .constrain(let mask)):
+            do {
+                apply(try policy.setConstraint(mask, for: client))
+            } catch {
+                throw Self.protocolError(error)
+            }
+            return MessageEncoder.result(id: request.id, state)
+        case (.status, _):
+            return MessageEncoder.result(id: request.id, statusReport())
+        default:
+            throw ProtocolError(.internal, "parameters do not match the method")
+        }
+    }
+
+    /// Applies a lock change on a copy, saves it, and only then makes it the policy.
+    private func changeLock(_ edit: (inout RotationPolicy) throws(PolicyError) -> Void) throws(ProtocolError) {
+        var candidate = policy
+        do {
+            try edit(&candidate)
+        } catch {
+            throw Self.protocolError(error)
+        }
+        if candidate.lock != policy.lock {
+            do {
+                try store.save(PersistedState(lock: candidate.lock))
+            } catch {
+                logger.error("the lock could not be saved: \(error)")
+                throw ProtocolError(.stateNotSaved, "the lock could not be saved, nothing changed: \(error)")
+            }
+        }
+        let change = PolicyChangeSummary(from: policy, to: candidate)
+        policy = candidate
+        record(change)
+    }
+
+    private static func protocolError(_ error: PolicyError) -> ProtocolError {
+        switch error.reason {
+        case .emptyMask: ProtocolError(.emptyMask, error.description)
+        case .invalidOrientation(let message): ProtocolError(.invalidOrientation, message)
+        }
+    }
+
+    /// A connection closed: its count and constraint go.
+    func clientClosed(_ client: ClientID) {
+        if generation.remove(client) == .stopped { stopGenerating() }
+        apply(policy.removeClient(client))
+        flush()
+    }
+
+    private func stopGenerating() {
+        sensor?.stop()
+        sensorStatusChanged(to: .stopped)
+        // Nobody receives events now; the state (device unknown) is what `get` shows.
+        pending.removeAll()
+        onStateChange(state)
+    }
+
+    // MARK: Events
+
+    private func apply(_ change: PolicyChange) {
+        record(PolicyChangeSummary(change))
+    }
+
+    private func record(_ change: PolicyChangeSummary) {
+        if change.allowedOrLock { note(.allowed, previous: nil) }
+        if let previous = change.previousDevice { note(.device, previous: previous.wireName) }
+        if let previous = change.previousInterface { note(.interface, previous: previous.wireName) }
+    }
+
+    /// Notes an event to send; the first one of a change counts the change in `seq`, so that the
+    /// reply and every event of one change carry the same seq.
+    private func note(_ name: OrientationEvent.Name, previous: String?) {
+        if pending.isEmpty { seq += 1 }
+        if pending[name] == nil { pending[name] = .some(previous) }
+    }
+
+    /// Sends the events of the changes made since the last flush, in PROTOCOL.md's order, all
+    /// with the same state and seq.
+    func flush() {
+        guard !pending.isEmpty else { return }
+        let current = state
+        for name in OrientationEvent.Name.allCases {
+            guard let previous = pending[name] else { continue }
+            broadcast(MessageEncoder.event(OrientationEvent(name: name, previous: previous, state: current)))
+        }
+        pending.removeAll(keepingCapacity: true)
+        onStateChange(current)
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "state",
+                metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
+            )
+        }
+    }
+
+    // MARK: Status
+
+    func statusReport() -> StatusReport {
+        let accelerometer = sensor?.accelerometer
+        let calibration = accelerometer?.calibration
+        let report = StatusReport.Sensor(
+            status: sensorState,
+            device: accelerometer?.id,
+            driver: accelerometer?.name,
+            mode: sensor?.mode?.rawValue,
+            fellBack: sensor?.fellBack ?? false,
+            rate: settings.sensor.rate,
+            scale: calibration.map { [$0.scale.x, $0.scale.y, $0.scale.z] },
+            offset: calibration.map { [$0.offset.x, $0.offset.y, $0.offset.z] },
+            matrix: calibration.map { "\($0.matrix)" },
+            matrixSource: accelerometer?.matrixSource,
+            location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
+            samplesRead: sensor?.samplesRead ?? 0,
+            lastError: sensor?.lastError
+        )
+        return StatusReport(
+            version: OrientdVersion.current,
+            uptime: max(0, now() - startTime),
+            sensor: report,
+            clients: clientCount(),
+            generatingConnections: generatingConnections,
+            generationTotal: generationTotal,
+            state: state
+        )
+    }
+}
+
+/// What changed between two policies, for events.
+private struct PolicyChangeSummary {
+    var previousDevice: DeviceOrientation?
+    var previousInterface: InterfaceOrientation?
+    var allowedOrLock: Bool
+
+    init(_ change: PolicyChange) {
+        previousDevice = change.previousDevice
+        previousInterface = change.previousInterface
+        allowedOrLock = change.allowedChanged || change.lockChanged
+    }
+
+    init(from old: RotationPolicy, to new: RotationPolicy) {
+        previousDevice = old.device != new.device ? old.device : nil
+        previousInterface = old.interface != new.interface ? old.interface : nil
+        allowedOrLock = old.allowed != new.allowed || old.lock != new.lock
+    }
+}

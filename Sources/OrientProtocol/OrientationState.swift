@@ -1,0 +1,158 @@
+public import FoundationEssentials
+public import OrientationCore
+
+/// The sensor's status as the protocol reports it.
+public enum SensorState: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Capturing: someone is generating.
+    case active
+    /// Nobody is generating.
+    case stopped
+    /// No display accelerometer.
+    case absent
+    /// The last error is in `status`.
+    case failed
+}
+
+/// The values a client needs to apply a rotation (ORIENTATION.md, display transforms).
+public struct DisplayTransform: Sendable, Hashable, Codable {
+    /// `wl_output` transform, 0–3.
+    public var wayland: Int
+    /// sway's `output … transform` value.
+    public var sway: String
+    /// `xrandr --rotate` value.
+    public var xrandr: String
+    /// xinput Coordinate Transformation Matrix, row by row.
+    public var matrix: [Int]
+
+    /// The transform of a panel rotation.
+    public init(_ rotation: PanelRotation) {
+        wayland = rotation.waylandTransform
+        sway = rotation.swayTransform
+        xrandr = rotation.xrandrRotation
+        matrix = rotation.coordinateTransformationMatrix
+    }
+}
+
+/// The state of PROTOCOL.md, sent in replies and with every event.
+public struct OrientationState: Sendable, Hashable, Codable {
+    /// The device orientation; `unknown` while nobody generates.
+    public var device: DeviceOrientation
+    /// The interface orientation; `unknown` until the first classification.
+    public var interface: InterfaceOrientation
+    /// The panel rotation of the interface orientation; nil while it is unknown.
+    public var rotation: PanelRotation?
+    /// The orientations allowed now.
+    public var allowed: InterfaceOrientationMask
+    /// The lock, nil when unlocked.
+    public var lock: InterfaceOrientationMask?
+    /// The sensor's status.
+    public var sensor: SensorState
+    /// Whether anybody is generating.
+    public var generating: Bool
+    /// Counts state changes.
+    public var seq: UInt64
+
+    /// A state from its parts.
+    public init(
+        device: DeviceOrientation,
+        interface: InterfaceOrientation,
+        rotation: PanelRotation?,
+        allowed: InterfaceOrientationMask,
+        lock: InterfaceOrientationMask?,
+        sensor: SensorState,
+        generating: Bool,
+        seq: UInt64
+    ) {
+        self.device = device
+        self.interface = interface
+        self.rotation = rotation
+        self.allowed = allowed
+        self.lock = lock
+        self.sensor = sensor
+        self.generating = generating
+        self.seq = seq
+    }
+
+    /// The display transform of the rotation; nil while the interface orientation is unknown.
+    public var transform: DisplayTransform? { rotation.map(DisplayTransform.init) }
+
+    private enum CodingKeys: String, CodingKey {
+        case device, interface, rotation, transform, allowed, lock, sensor, generating, seq
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(device.wireName, forKey: .device)
+        try container.encode(interface.wireName, forKey: .interface)
+        if let rotation {
+            try container.encode(rotation.degrees, forKey: .rotation)
+        } else {
+            try container.encodeNil(forKey: .rotation)
+        }
+        if let transform {
+            try container.encode(transform, forKey: .transform)
+        } else {
+            try container.encodeNil(forKey: .transform)
+        }
+        try container.encode(allowed.wireNames, forKey: .allowed)
+        if let lock {
+            try container.encode(lock.wireNames, forKey: .lock)
+        } else {
+            try container.encodeNil(forKey: .lock)
+        }
+        try container.encode(sensor, forKey: .sensor)
+        try container.encode(generating, forKey: .generating)
+        try container.encode(seq, forKey: .seq)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        device = try Self.wire(DeviceOrientation.init(wireName:), container, .device)
+        interface = try Self.wire(InterfaceOrientation.init(wireName:), container, .interface)
+        if let degrees = try container.decodeIfPresent(Int.self, forKey: .rotation) {
+            guard let rotation = PanelRotation(degrees: degrees) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .rotation,
+                    in: container,
+                    debugDescription: "rotation \(degrees)"
+                )
+            }
+            self.rotation = rotation
+        } else {
+            rotation = nil
+        }
+        allowed = try Self.mask(container, .allowed) ?? []
+        lock = try Self.mask(container, .lock)
+        sensor = try container.decode(SensorState.self, forKey: .sensor)
+        generating = try container.decode(Bool.self, forKey: .generating)
+        seq = try container.decode(UInt64.self, forKey: .seq)
+    }
+
+    private static func wire<T>(
+        _ parse: (String) -> T?,
+        _ container: KeyedDecodingContainer<CodingKeys>,
+        _ key: CodingKeys
+    ) throws -> T {
+        let name = try container.decode(String.self, forKey: key)
+        guard let value = parse(name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: container,
+                debugDescription: "unknown name '\(name)'"
+            )
+        }
+        return value
+    }
+
+    private static func mask(
+        _ container: KeyedDecodingContainer<CodingKeys>,
+        _ key: CodingKeys
+    ) throws -> InterfaceOrientationMask? {
+        guard let names = try container.decodeIfPresent([String].self, forKey: key) else { return nil }
+        do {
+            return try InterfaceOrientationMask(names: names)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+public import OrientationCore
+
+/// A request of PROTOCOL.md: `{"id": 7, "method": "lock", "params": {"mask": "landscape"}}`.
+public struct Request: Sendable, Hashable {
+    /// The methods of PROTOCOL.md.
+    public enum Method: String, Sendable, Hashable, CaseIterable {
+        case hello
+        case get
+        case begin
+        case end
+        case lock
+        case unlock
+        case constrain
+        case status
+
+        /// Whether only controllers may call it.
+        public var needsController: Bool {
+            self == .lock || self == .unlock || self == .constrain
+        }
+    }
+
+    /// What `lock` locks.
+    public enum LockTarget: Sendable, Hashable {
+        /// `{}`: the current interface orientation.
+        case current
+        /// `{"orientation": "portrait"}`.
+        case orientation(InterfaceOrientation)
+        /// `{"mask": "landscape"}`.
+        case mask(InterfaceOrientationMask)
+    }
+
+    /// The parameters, by method.
+    public enum Parameters: Sendable, Hashable {
+        case none
+        case lock(LockTarget)
+        /// nil removes this connection's constraint.
+        case constrain(InterfaceOrientationMask?)
+    }
+
+    /// Echoed in the reply; optional.
+    public var id: RequestID?
+    /// What to do.
+    public var method: Method
+    /// How.
+    public var parameters: Parameters
+
+    /// A request from its parts.
+    public init(id: RequestID? = nil, method: Method, parameters: Parameters = .none) {
+        self.id = id
+        self.method = method
+        self.parameters = parameters
+    }
+
+    /// The request as one JSON line, ending in a newline, as a client sends it.
+    public var line: String {
+        var fields: [String] = []
+        if let id { fields.append("\"id\": \(JSONText.encode(id))") }
+        fields.append("\"method\": \"\(method.rawValue)\"")
+        switch parameters {
+        case .none:
+            break
+        case .lock(.current):
+            fields.append("\"params\": {}")
+        case .lock(.orientation(let orientation)):
+            fields.append("\"params\": {\"orientation\": \"\(orientation.wireName)\"}")
+        case .lock(.mask(let mask)):
+            fields.append("\"params\": {\"mask\": \(JSONText.names(mask))}")
+        case .constrain(let mask):
+            fields.append("\"params\": {\"mask\": \(mask.map(JSONText.names) ?? "null")}")
+        }
+        return "{" + fields.joined(separator: ", ") + "}\n"
+    }
+}
+
+/// Small pieces of JSON text written by hand, where a whole encoder is not needed.
+enum JSONText {
+    static func encode(_ id: RequestID) -> String {
+        switch id {
+        case .number(let value): String(value)
+        case .string(let value): quote(value)
+        }
+    }
+
+    static func names(_ mask: InterfaceOrientationMask) -> String {
+        "[" + mask.wireNames.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+    }
+
+    /// A JSON string literal.
+    static func quote(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,110 @@
+public import FoundationEssentials
+
+/// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
+public struct StatusReport: Sendable, Hashable, Codable {
+    /// What is known of the accelerometer.
+    public struct Sensor: Sendable, Hashable, Codable {
+        public var status: SensorState
+        /// `iio:deviceN`, nil without one.
+        public var device: String?
+        /// The driver's name.
+        public var driver: String?
+        /// `buffer` or `poll`, nil while not capturing.
+        public var mode: String?
+        /// Whether polling was chosen because the buffer delivered nothing.
+        public var fellBack: Bool
+        /// Samples per second asked for.
+        public var rate: Double
+        public var scale: [Double]?
+        public var offset: [Double]?
+        /// The mount matrix, as hwdb writes it.
+        public var matrix: String?
+        /// Where the matrix came from.
+        public var matrixSource: String?
+        /// Display or base, and where that came from.
+        public var location: String?
+        /// Samples read since the daemon started.
+        public var samplesRead: Int
+        /// The last error, if any.
+        public var lastError: String?
+
+        /// A sensor report from its parts.
+        public init(
+            status: SensorState,
+            device: String?,
+            driver: String?,
+            mode: String?,
+            fellBack: Bool,
+            rate: Double,
+            scale: [Double]?,
+            offset: [Double]?,
+            matrix: String?,
+            matrixSource: String?,
+            location: String?,
+            samplesRead: Int,
+            lastError: String?
+        ) {
+            self.status = status
+            self.device = device
+            self.driver = driver
+            self.mode = mode
+            self.fellBack = fellBack
+            self.rate = rate
+            self.scale = scale
+            self.offset = offset
+            self.matrix = matrix
+            self.matrixSource = matrixSource
+            self.location = location
+            self.samplesRead = samplesRead
+            self.lastError = lastError
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case status, device, driver, mode, rate, scale, offset, matrix, location
+            case fellBack = "fell_back"
+            case matrixSource = "matrix_source"
+            case samplesRead = "samples_read"
+            case lastError = "last_error"
+        }
+    }
+
+    /// orientd's version.
+    public var version: String
+    /// Seconds since the daemon started.
+    public var uptime: Double
+    public var sensor: Sensor
+    /// Open connections.
+    public var clients: Int
+    /// Connections whose own count is above zero.
+    public var generatingConnections: Int
+    /// The sum of all counts.
+    public var generationTotal: Int
+    /// The state now.
+    public var state: OrientationState
+
+    /// A report from its parts.
+    public init(
+        version: String,
+        uptime: Double,
+        sensor: Sensor,
+        clients: Int,
+        generatingConnections: Int,
+        generationTotal: Int,
+        state: OrientationState
+    ) {
+        self.version = version
+        self.uptime = uptime
+        self.sensor = sensor
+        self.clients = clients
+        self.generatingConnections = generatingConnections
+        self.generationTotal = generationTotal
+        self.state = state
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version, sensor, clients, state
+        case uptime = "uptime_s"
+        case generatingConnections = "generating_connections"
+        case generationTotal = "generation_total"
+    }
+}
