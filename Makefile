@@ -5,7 +5,7 @@ SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release run demo test lint format bench clean
+.PHONY: all deps build release run demo test lint format bench latency clean
 
 all: build
 
@@ -37,6 +37,11 @@ format:
 
 bench:
 	$(SWIFT) package --disable-sandbox benchmark
+
+# Event latency of the release daemon on an emulated accelerometer (figures, not a test).
+latency: deps
+	$(SWIFT) build -c release --product orientd
+	scripts/latency.py $$($(SWIFT) build -c release --show-bin-path)/orientd --changes 200
 
 clean:
 	rm -rf .build
