@@ -1,0 +1,43 @@
+import OrientProtocol
+import Testing
+
+@Suite struct LineFramerTests {
+    private static func feed(_ framer: inout LineFramer, _ text: String) {
+        Array(text.utf8).withUnsafeBytes { framer.append($0) }
+    }
+
+    @Test func splitsLinesAcrossReads() {
+        var framer = LineFramer(limit: 4096)
+        Self.feed(&framer, "{\"a\":1}\n{\"b\"")
+        #expect(framer.nextLine() == .line(Array("{\"a\":1}".utf8)))
+        #expect(framer.nextLine() == .incomplete)
+        Self.feed(&framer, ":2}\r\n")
+        #expect(framer.nextLine() == .line(Array("{\"b\":2}".utf8)))
+        #expect(framer.nextLine() == .incomplete)
+        #expect(framer.pendingCount == 0)
+    }
+
+    @Test func aLineOfExactlyTheLimitIsAccepted() {
+        var framer = LineFramer(limit: 4096)
+        Self.feed(&framer, String(repeating: "x", count: 4096) + "\n")
+        #expect(framer.nextLine() == .line(Array(repeating: UInt8(ascii: "x"), count: 4096)))
+    }
+
+    @Test func overTheLimitWithOrWithoutNewlineIsTooLong() {
+        var framer = LineFramer(limit: 4096)
+        Self.feed(&framer, String(repeating: "x", count: 4097) + "\n")
+        #expect(framer.nextLine() == .tooLong)
+        var unterminated = LineFramer(limit: 4096)
+        Self.feed(&unterminated, String(repeating: "x", count: 5000))
+        #expect(unterminated.nextLine() == .tooLong)
+    }
+
+    @Test func bytesAfterTheNewlineWaitForTheNextLine() {
+        var framer = LineFramer(limit: 16)
+        Self.feed(&framer, "a\nb\nc")
+        #expect(framer.nextLine() == .line([UInt8(ascii: "a")]))
+        #expect(framer.nextLine() == .line([UInt8(ascii: "b")]))
+        #expect(framer.nextLine() == .incomplete)
+        #expect(framer.pendingCount == 1)
+    }
+}

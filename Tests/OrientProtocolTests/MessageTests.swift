@@ -1,0 +1,82 @@
+import OrientProtocol
+import OrientationCore
+import Testing
+
+@Suite struct MessageTests {
+    static let state = OrientationState(
+        device: .landscapeLeft,
+        interface: .landscapeRight,
+        rotation: .degrees0,
+        allowed: .all,
+        lock: nil,
+        sensor: .active,
+        generating: true,
+        seq: 42
+    )
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func stateHasEveryFieldOfPROTOCOLmd() throws {
+        let line = Self.text(MessageEncoder.result(id: .number(7), Self.state))
+        #expect(line.hasSuffix("}\n"))
+        #expect(!line.dropLast().contains("\n"))
+        for fragment in [
+            #""id":7"#, #""device":"landscape-left""#, #""interface":"landscape-right""#, #""rotation":0"#,
+            #""wayland":0"#, #""sway":"normal""#, #""xrandr":"normal""#, #""matrix":[1,0,0,0,1,0,0,0,1]"#,
+            #""allowed":["portrait","portrait-upside-down","landscape-left","landscape-right"]"#,
+            #""lock":null"#, #""sensor":"active""#, #""generating":true"#, #""seq":42"#,
+        ] {
+            #expect(line.contains(fragment), "\(fragment) in \(line)")
+        }
+    }
+
+    @Test func unknownInterfaceHasNullRotationAndTransform() {
+        var state = Self.state
+        state.interface = .unknown
+        state.rotation = nil
+        let line = Self.text(MessageEncoder.result(id: nil, state))
+        #expect(line.contains(#""rotation":null"#))
+        #expect(line.contains(#""transform":null"#))
+        #expect(line.contains(#""id":null"#))
+    }
+
+    @Test(arguments: PanelRotation.allCases)
+    func statesRoundTripThroughTheClientDecoder(rotation: PanelRotation) throws {
+        var state = Self.state
+        state.rotation = rotation
+        state.lock = .landscape
+        state.allowed = .landscape
+        let line = MessageEncoder.result(id: .string("r"), state)
+        guard case .result(let id, let body) = try ServerMessage.decode(Array(line.dropLast())) else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(id == .string("r"))
+        #expect(try ServerMessage.result(OrientationState.self, from: body) == state)
+    }
+
+    @Test func eventsCarryNamePreviousAndState() throws {
+        let event = OrientationEvent(name: .device, previous: "portrait", state: Self.state)
+        let line = MessageEncoder.event(event)
+        #expect(Self.text(line).contains(#""event":"device""#))
+        #expect(Self.text(line).contains(#""previous":"portrait""#))
+        #expect(try ServerMessage.decode(Array(line.dropLast())) == .event(event))
+    }
+
+    @Test(arguments: ProtocolError.Code.allCases)
+    func errorsCarryTheirCode(code: ProtocolError.Code) throws {
+        let error = ProtocolError(code, "what \"went\" wrong")
+        let line = MessageEncoder.error(id: .number(3), error)
+        #expect(Self.text(line).contains(#""code":"\#(code.rawValue)""#))
+        #expect(try ServerMessage.decode(Array(line.dropLast())) == .error(id: .number(3), error))
+    }
+
+    @Test func helloHasProtocolVersionAndSensor() {
+        let line = Self.text(
+            MessageEncoder.result(id: nil, HelloResult(version: "0.1.0", sensor: .init(status: .absent, device: nil)))
+        )
+        #expect(line.contains(#""protocol":1"#))
+        #expect(line.contains(#""device":null"#))
+        #expect(line.contains(#""status":"absent""#))
+    }
+}

@@ -1,0 +1,120 @@
+import OrientProtocol
+import OrientationCore
+import Testing
+
+@Suite struct RequestDecoderTests {
+    private static func decode(_ text: String) -> RequestDecoder.Outcome {
+        RequestDecoder.decode(Array(text.utf8))
+    }
+
+    @Test(arguments: [
+        (#"{"id": 7, "method": "hello"}"#, Request(id: .number(7), method: .hello)),
+        (#"{"method": "get"}"#, Request(method: .get)),
+        (#"{"id": "a", "method": "begin", "params": {}}"#, Request(id: .string("a"), method: .begin)),
+        (#"{"id": 1, "method": "end", "params": null}"#, Request(id: .number(1), method: .end)),
+        (#"{"method": "lock", "params": {}}"#, Request(method: .lock, parameters: .lock(.current))),
+        (#"{"method": "lock"}"#, Request(method: .lock, parameters: .lock(.current))),
+        (
+            #"{"method": "lock", "params": {"orientation": "portrait"}}"#,
+            Request(method: .lock, parameters: .lock(.orientation(.portrait)))
+        ),
+        (
+            #"{"method": "lock", "params": {"mask": "landscape"}}"#,
+            Request(method: .lock, parameters: .lock(.mask(.landscape)))
+        ),
+        (
+            #"{"method": "lock", "params": {"mask": ["portrait", "landscape-left"]}}"#,
+            Request(method: .lock, parameters: .lock(.mask([.portrait, .landscapeLeft])))
+        ),
+        (
+            #"{"method": "constrain", "params": {"mask": "all-but-upside-down"}}"#,
+            Request(method: .constrain, parameters: .constrain(.allButUpsideDown))
+        ),
+        (
+            #"{"method": "constrain", "params": {"mask": null}}"#,
+            Request(method: .constrain, parameters: .constrain(nil))
+        ),
+        (#"{"method": "unlock"}"#, Request(method: .unlock)),
+        (#"{"method": "status"}"#, Request(method: .status)),
+    ])
+    func wellFormedRequests(text: String, expected: Request) {
+        #expect(Self.decode(text) == .request(expected))
+    }
+
+    @Test(arguments: [
+        ("not json", ProtocolError.Code.parseError, nil as RequestID?),
+        ("[1, 2]", .parseError, nil),
+        ("\"hello\"", .parseError, nil),
+        ("{\"method\": \"get\"", .parseError, nil),
+        (#"{"id": 1.5, "method": "get"}"#, .invalidRequest, nil),
+        (#"{"id": [1], "method": "get"}"#, .invalidRequest, nil),
+        (#"{"id": 3}"#, .invalidRequest, .number(3)),
+        (#"{"id": 3, "method": 7}"#, .invalidRequest, .number(3)),
+        (#"{"id": "x", "method": "fly"}"#, .invalidRequest, .string("x")),
+        (#"{"id": 4, "method": "get", "extra": true}"#, .invalidRequest, .number(4)),
+        (#"{"id": 5, "method": "get", "params": [1]}"#, .invalidRequest, .number(5)),
+        (#"{"id": 6, "method": "get", "params": {"x": 1}}"#, .invalidRequest, .number(6)),
+        (#"{"id": 7, "method": "lock", "params": {"orientation": 1}}"#, .invalidRequest, .number(7)),
+        (
+            #"{"id": 8, "method": "lock", "params": {"orientation": "portrait", "mask": "all"}}"#, .invalidRequest,
+            .number(8)
+        ),
+        (#"{"id": 9, "method": "lock", "params": {"orientation": "sideways"}}"#, .invalidOrientation, .number(9)),
+        (#"{"id": 10, "method": "lock", "params": {"orientation": "unknown"}}"#, .invalidOrientation, .number(10)),
+        (#"{"id": 11, "method": "lock", "params": {"mask": "diagonal"}}"#, .invalidOrientation, .number(11)),
+        (#"{"id": 12, "method": "lock", "params": {"mask": []}}"#, .emptyMask, .number(12)),
+        (#"{"id": 13, "method": "constrain", "params": {"mask": []}}"#, .emptyMask, .number(13)),
+        (#"{"id": 14, "method": "constrain"}"#, .invalidRequest, .number(14)),
+        (#"{"id": 15, "method": "constrain", "params": {"mask": [1]}}"#, .invalidRequest, .number(15)),
+        (#"{"id": 16, "method": "lock", "params": {"mask": null}}"#, .invalidRequest, .number(16)),
+        (#"{"id": 17, "method": "lock", "params": {"angle": 90}}"#, .invalidRequest, .number(17)),
+    ])
+    func badRequestsGetTheirDocumentedCode(text: String, code: ProtocolError.Code, id: RequestID?) throws {
+        guard case .failure(let echoed, let error) = Self.decode(text) else {
+            Issue.record("accepted: \(text)")
+            return
+        }
+        #expect(error.code == code, "\(error)")
+        #expect(echoed == id)
+        #expect(!error.message.isEmpty)
+    }
+
+    @Test func invalidUTF8IsAParseError() {
+        let bytes: [UInt8] = Array(#"{"method": ""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)
+        guard case .failure(nil, let error) = RequestDecoder.decode(bytes) else {
+            Issue.record("accepted invalid UTF-8")
+            return
+        }
+        #expect(error.code == .parseError)
+    }
+
+    @Test func deepNestingIsRefusedWithoutCrashing() {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        guard case .failure(_, let error) = Self.decode(text) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(error.code == .parseError)
+    }
+
+    @Test(arguments: [Request.Method.lock, .unlock, .constrain])
+    func onlyLockUnlockAndConstrainNeedAController(method: Request.Method) {
+        #expect(method.needsController)
+        #expect(Request.Method.allCases.filter(\.needsController).count == 3)
+    }
+
+    /// What a client writes, the daemon reads back as the same request.
+    @Test(arguments: [
+        Request(id: .number(1), method: .hello),
+        Request(id: .string("x\"y"), method: .lock, parameters: .lock(.orientation(.portraitUpsideDown))),
+        Request(method: .lock, parameters: .lock(.mask(.landscape))),
+        Request(method: .lock, parameters: .lock(.current)),
+        Request(id: .number(-3), method: .constrain, parameters: .constrain(nil)),
+        Request(method: .constrain, parameters: .constrain([.portrait, .landscapeRight])),
+    ])
+    func clientLinesRoundTrip(request: Request) {
+        let line = request.line
+        #expect(line.hasSuffix("\n"))
+        #expect(Self.decode(String(line.dropLast())) == .request(request))
+    }
+}
