@@ -63,8 +63,8 @@ public struct Authorizer: Sendable {
             return Decision(who: who, admittedBy: "is root")
         }
 
-        var groupDenial: String
-        var advice: String
+        let groupDenial: String
+        let advice: String
         let userName = user?.name ?? "USER"
         switch group {
         case .none:
@@ -81,11 +81,9 @@ public struct Authorizer: Sendable {
             if let user, user.groupIDs.contains(groupID) {
                 return Decision(who: who, admittedBy: "is a member of group '\(name)'")
             }
-            groupDenial = "not in group '\(name)'"
+            // Without a user entry there is no name to look memberships up by.
+            groupDenial = "not in group '\(name)'" + (user == nil ? " (no user has this uid)" : "")
             advice = "ask an administrator to add you to the group: usermod -aG \(name) \(userName)"
-        }
-        if user == nil {
-            groupDenial += " (no user has this uid, so it has no group memberships)"
         }
 
         let seatDenial: String
