@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""The demo: the real orientd on an emulated accelerometer, watched by `orientctl watch`.
+
+No hardware needed: umockdev emulates an IIO accelerometer (sysfs, udev and its device node)
+for the real libiio and libudev inside orientd. This script turns the emulated device by hand,
+so to speak: it writes scans (x, y, z and a timestamp) to the device node as a hand would move
+a tablet through all of its orientations, while `orientctl watch` prints every change.
+
+Usage: scripts/demo.py ORIENTD ORIENTCTL [--speed 1]
+  --speed 4 feeds the same motion four times faster than real time (the classifier goes by the
+  scans' timestamps, so it decides exactly the same).
+Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
+"""
+import argparse, math, os, shutil, signal, struct, subprocess, sys, tempfile, time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+DESCRIPTION = """P: /devices/platform/demo-tablet/iio:device0
+N: iio:device0
+E: DEVNAME=/dev/iio:device0
+E: DEVTYPE=iio_device
+E: SUBSYSTEM=iio
+E: ACCEL_LOCATION=display
+A: name=accel_3d\\n
+A: dev=241:0\\n
+A: in_accel_x_raw=0\\n
+A: in_accel_y_raw=-1000\\n
+A: in_accel_z_raw=0\\n
+A: in_accel_scale=0.009806650\\n
+A: in_accel_hysteresis=3\\n
+A: sampling_frequency=10\\n
+A: sampling_frequency_available=10 20 50 100\\n
+A: buffer/enable=0\\n
+A: buffer/length=128\\n
+A: buffer/watermark=1\\n
+A: trigger/current_trigger=\\n
+A: scan_elements/in_accel_x_en=0\\n
+A: scan_elements/in_accel_x_index=0\\n
+A: scan_elements/in_accel_x_type=le:s16/16>>0\\n
+A: scan_elements/in_accel_y_en=0\\n
+A: scan_elements/in_accel_y_index=1\\n
+A: scan_elements/in_accel_y_type=le:s16/16>>0\\n
+A: scan_elements/in_accel_z_en=0\\n
+A: scan_elements/in_accel_z_index=2\\n
+A: scan_elements/in_accel_z_type=le:s16/16>>0\\n
+A: scan_elements/in_timestamp_en=0\\n
+A: scan_elements/in_timestamp_index=3\\n
+A: scan_elements/in_timestamp_type=le:s64/64>>0\\n
+
+P: /devices/platform/demo-tablet/trigger0
+E: SUBSYSTEM=iio
+A: name=accel_3d-dev0\\n
+"""
+SYSPATH = "sys/devices/platform/demo-tablet/iio:device0"
+RATE = 50
+
+# Gravity directions (unit vectors in the panel frame of ORIENTATION.md) and what to say.
+NORMAL, LEFT_UP, BOTTOM_UP, RIGHT_UP = (0, -1, 0), (1, 0, 0), (0, 1, 0), (-1, 0, 0)
+FACE_UP, FACE_DOWN = (0, 0, 1), (0, 0, -1)
+TOUR = [
+    (NORMAL, "held upright, as a laptop's screen"),
+    (LEFT_UP, "turned a quarter clockwise: left edge up"),
+    (BOTTOM_UP, "turned a quarter more: upside down"),
+    (RIGHT_UP, "turned a quarter more: right edge up"),
+    (NORMAL, "back upright"),
+    (FACE_UP, "laid on its back on a table"),
+    (FACE_DOWN, "flipped onto its face"),
+    (LEFT_UP, "picked up, left edge up"),
+]
+
+
+def slerp(a, b, s):
+    """Unit vector a turned toward b by the fraction s (smoothly, as a hand does)."""
+    s = 10 * s**3 - 15 * s**4 + 6 * s**5
+    v = [a[i] * (1 - s) + b[i] * s for i in range(3)]
+    if all(abs(c) < 1e-9 for c in v):  # a half turn: go through a side
+        v = [a[1], -a[0], a[2] + 0.01]
+    n = math.sqrt(sum(c * c for c in v))
+    return [c / n for c in v]
+
+
+def scans():
+    """(bytes of one scan, narration or None) at RATE Hz through the tour."""
+    t, previous = 0.0, None
+    for target, words in TOUR:
+        yield None, words
+        if previous is not None:
+            for i in range(int(0.7 * RATE)):  # a 0.7 s turn
+                yield pack(slerp(previous, target, (i + 1) / (0.7 * RATE)), t, i), None
+                t += 1 / RATE
+        for i in range(int(1.8 * RATE)):  # held for 1.8 s
+            yield pack(target, t, i), None
+            t += 1 / RATE
+        previous = target
+
+
+def pack(direction, t, i):
+    wobble = 0.01 * math.sin(i * 0.9)  # a little hand tremor
+    counts = [int(round(1000 * (c + wobble))) for c in direction]
+    return struct.pack("<hhhxxq", counts[0], counts[1], counts[2], int(t * 1e9))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("orientd")
+    ap.add_argument("orientctl")
+    ap.add_argument("--speed", type=float, default=1.0)
+    a = ap.parse_args()
+
+    testbed = UMockdev.Testbed.new()
+    testbed.add_from_string(DESCRIPTION)
+    work = tempfile.mkdtemp(prefix="orientd-demo-")
+    sock = os.path.join(work, "socket")
+    env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir())
+    print("== orientd on an emulated accelerometer (umockdev); orientctl watch prints each change", flush=True)
+    daemon = subprocess.Popen([a.orientd, "run", "--socket", sock, "--state-dir", os.path.join(work, "state")],
+                              env=env, stderr=open(os.path.join(work, "orientd.log"), "w"))
+    watch = None
+    try:
+        for _ in range(500):
+            if os.path.exists(sock) or daemon.poll() is not None:
+                break
+            time.sleep(0.01)
+        if daemon.poll() is not None:
+            sys.exit("demo: orientd did not start:\n" + open(os.path.join(work, "orientd.log")).read())
+        watch = subprocess.Popen([a.orientctl, "--socket", sock, "watch"])
+        enable = os.path.join(testbed.get_root_dir(), SYSPATH, "buffer/enable")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with open(enable, "rb") as f:
+                if f.read().rstrip(b"\n\0") == b"1":
+                    break
+            time.sleep(0.01)
+        else:
+            sys.exit("demo: orientd did not start the accelerometer")
+        print("== the sensor runs only now that orientctl watch is generating", flush=True)
+        pty = testbed.get_dev_fd("/dev/iio:device0")
+        start = time.monotonic()
+        sent = 0
+        for data, words in scans():
+            if words:
+                time.sleep(0.05 / a.speed)
+                print(f"-- {words}", flush=True)
+                continue
+            sent += 1
+            due = start + sent / RATE / a.speed
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            os.write(pty, data)
+        time.sleep(0.3)
+    finally:
+        if watch is not None:
+            watch.send_signal(signal.SIGINT)
+            watch.wait(timeout=10)
+        daemon.send_signal(signal.SIGTERM)
+        try:
+            daemon.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+        with open(os.path.join(testbed.get_root_dir(), SYSPATH, "buffer/enable"), "rb") as f:
+            restored = f.read().rstrip(b"\n\0") == b"0"
+        print(f"== stopped: orientd exited with {daemon.returncode}; the accelerometer is "
+              f"{'restored' if restored else 'NOT restored'}", flush=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
