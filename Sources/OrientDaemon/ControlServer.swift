@@ -21,8 +21,6 @@ final class ControlServer {
     private var source: IOSource?
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextID: UInt64 = 1
-    private var broadcasting = false
-    private var closedDuringBroadcast: [ClientID] = []
 
     /// Serves on `listener` (already listening).
     init(
@@ -46,18 +44,12 @@ final class ControlServer {
     /// Open connections.
     var clientCount: Int { clients.count }
 
-    /// Sends an event line to every generating connection.
+    /// Sends an event line to every generating connection. A connection over its output bound is
+    /// closed on the way; the engine takes its count and constraint away once the change is sent.
     func broadcast(_ line: [UInt8]) {
-        broadcasting = true
         for client in clients.values where engine.isGenerating(client.id) {
             client.send(line)
         }
-        broadcasting = false
-        // Connections dropped while sending (over their bound) lose their count and constraint now,
-        // after every other connection has this event, so that events keep their order.
-        let closed = closedDuringBroadcast
-        closedDuringBroadcast.removeAll()
-        for id in closed { engine.clientClosed(id) }
     }
 
     /// Closes every connection and the listener; removes the socket file if the daemon made it.
@@ -127,10 +119,6 @@ final class ControlServer {
         if reason.contains("does not read") {
             logger.warning("dropped a connection: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
         }
-        if broadcasting {
-            closedDuringBroadcast.append(client.id)
-        } else {
-            engine.clientClosed(client.id)
-        }
+        engine.clientClosed(client.id)
     }
 }

@@ -20,6 +20,9 @@ final class Engine {
     private var pending: [OrientationEvent.Name: String?] = [:]
     /// Whether a request is being handled: its events wait until its reply is sent.
     private(set) var inRequest = false
+    /// Whether events are being sent; connections closed meanwhile wait in `closedWhileFlushing`.
+    private var flushing = false
+    private var closedWhileFlushing: [ClientID] = []
     let startTime: Double
 
     /// The sensor; set once the daemon has made it (it calls back into the engine).
@@ -213,6 +216,10 @@ final class Engine {
 
     /// A connection closed: its count and constraint go.
     func clientClosed(_ client: ClientID) {
+        if flushing {
+            closedWhileFlushing.append(client)
+            return
+        }
         if generation.remove(client) == .stopped { stopGenerating() }
         apply(policy.removeClient(client))
         flush()
@@ -246,21 +253,28 @@ final class Engine {
     }
 
     /// Sends the events of the changes made since the last flush, in PROTOCOL.md's order, all
-    /// with the same state and seq.
+    /// with the same state and seq. A connection dropped while they are sent (one that does not
+    /// read) is taken away only afterwards, so that its own change's events follow in seq order.
     func flush() {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty, !flushing else { return }
+        flushing = true
         let current = state
+        let events = pending
+        pending.removeAll(keepingCapacity: true)
         for name in OrientationEvent.Name.allCases {
-            guard let previous = pending[name] else { continue }
+            guard let previous = events[name] else { continue }
             broadcast(MessageEncoder.event(OrientationEvent(name: name, previous: previous, state: current)))
         }
-        pending.removeAll(keepingCapacity: true)
         onStateChange(current)
         if logger.logLevel <= .debug {
             logger.debug(
                 "state",
                 metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
             )
+        }
+        flushing = false
+        while !closedWhileFlushing.isEmpty {
+            clientClosed(closedWhileFlushing.removeFirst())
         }
     }
 
