@@ -5,7 +5,7 @@ SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release run demo test lint format bench latency clean
+.PHONY: all deps build release run demo demo-classify test lint format bench latency clean
 
 all: build
 
@@ -18,16 +18,29 @@ build:
 release:
 	$(SWIFT) build -c release --product orientd --static-swift-stdlib
 
+# The demo: the daemon on an emulated accelerometer, watched by orientctl watch.
 run demo: deps
-	@scripts/demo
+	$(SWIFT) build --product orientd
+	$(SWIFT) build --product orientctl
+	@bin=$$($(SWIFT) build --show-bin-path) && scripts/demo.py $$bin/orientd $$bin/orientctl
+
+# The classifier alone on generated traces.
+demo-classify: deps
+	@scripts/demo-classify
 
 test: deps lint
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) $(SWIFT) test
-	@echo "== demo (short run)"
-	@out=$$(SCENARIOS=rotate scripts/demo) && echo "$$out" && \
+	@echo "== demo (short run: the same motion, 8 times faster)"
+	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
+		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \
+			face-up face-down; do echo "$$out" | grep -q "^device=$$device " || \
+			{ echo "demo: device=$$device never shown"; exit 1; }; done && \
+		echo "$$out" | grep -q "accelerometer is restored" && echo "demo: all seven device orientations shown"
+	@echo "== classifier demo (short run)"
+	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
-		echo "demo: $$count classifications printed"
+		echo "classifier demo: $$count classifications printed"
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift

@@ -1,0 +1,54 @@
+public import OrientProtocol
+public import OrientationCore
+
+extension OrientationState {
+    /// One line for people and scripts: `device=landscape-left interface=landscape-right rotation=0 lock=none`.
+    ///
+    /// `rotation` is the degrees, or `none` while the interface orientation is unknown; `lock` is `none` or the
+    /// locked orientations joined by commas (`lock=landscape-left,landscape-right`).
+    public var stateLine: String {
+        orientationLine + " lock=" + Self.list(lock)
+    }
+
+    /// The line without the lock, as `orientctl watch` prints per event:
+    /// `device=portrait interface=portrait rotation=90`.
+    public var orientationLine: String {
+        "device=\(device.wireName) interface=\(interface.wireName) rotation=\(rotation.map(\.description) ?? "none")"
+    }
+
+    /// The variables `orientctl watch --exec` sets for its command: `ORIENTD_DEVICE`, `ORIENTD_INTERFACE`,
+    /// `ORIENTD_ROTATION`, `ORIENTD_WAYLAND_TRANSFORM`, `ORIENTD_SWAY_TRANSFORM`, `ORIENTD_XRANDR` and
+    /// `ORIENTD_MATRIX` (nine numbers separated by spaces); nil while the interface orientation is unknown,
+    /// when there is nothing to apply.
+    public var hookEnvironment: [(name: String, value: String)]? {
+        guard let rotation else { return nil }
+        return [
+            ("ORIENTD_DEVICE", device.wireName),
+            ("ORIENTD_INTERFACE", interface.wireName),
+            ("ORIENTD_ROTATION", String(rotation.degrees)),
+            ("ORIENTD_WAYLAND_TRANSFORM", String(rotation.waylandTransform)),
+            ("ORIENTD_SWAY_TRANSFORM", rotation.swayTransform),
+            ("ORIENTD_XRANDR", rotation.xrandrRotation),
+            ("ORIENTD_MATRIX", rotation.coordinateTransformationMatrix.map(String.init).joined(separator: " ")),
+        ]
+    }
+
+    /// A mask as a comma-separated list of orientation names, `none` for nil or empty.
+    public static func list(_ mask: InterfaceOrientationMask?) -> String {
+        guard let mask, !mask.isEmpty else { return "none" }
+        return mask.wireNames.joined(separator: ",")
+    }
+}
+
+extension Request.LockTarget {
+    /// Reads a lock target as `orientctl lock` takes it: an orientation (`portrait`), a mask name
+    /// (`landscape`, `all-but-upside-down`) or a list of names separated by commas (`portrait,landscape-left`).
+    /// - Throws: the first name that is neither.
+    public init(argument: String) throws(UnknownMaskNameError) {
+        if let orientation = InterfaceOrientation(wireName: argument), orientation != .unknown {
+            self = .orientation(orientation)
+        } else {
+            self = .mask(try InterfaceOrientationMask(parsing: argument))
+        }
+    }
+}

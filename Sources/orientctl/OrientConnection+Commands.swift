@@ -1,0 +1,45 @@
+import OrientClient
+import OrientProtocol
+
+extension OrientConnection {
+    /// Calls `method` and decodes its result; a failure becomes the one to report.
+    func request<Value: Decodable & Sendable>(
+        _ method: Request.Method,
+        _ parameters: Request.Parameters = .none,
+        returning type: Value.Type
+    ) async throws(CommandFailure) -> Received<Value> {
+        do {
+            return try await call(Request(method: method, parameters: parameters), returning: type)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// The failure to report when the events end without an interruption: the daemon went away.
+    var lostFailure: CommandFailure {
+        CommandFailure(closeReason ?? OrientClientError(.connectionClosed, socketPath: socketPath))
+    }
+}
+
+/// Prints states and events as text or, with `--json`, as the daemon's JSON.
+struct Printer {
+    var json: Bool
+
+    /// Prints a state as its state line, or its JSON text as the daemon sent it.
+    func state(_ state: OrientationState, json text: ArraySlice<UInt8>?) {
+        if json, let text {
+            StandardStreams.output(json: text)
+        } else {
+            StandardStreams.output(state.stateLine)
+        }
+    }
+
+    /// Prints an event as `device=… interface=… rotation=…`, or its line as the daemon sent it.
+    func event(_ event: Received<OrientationEvent>) {
+        if json {
+            StandardStreams.output(json: event.line)
+        } else {
+            StandardStreams.output(event.value.state.orientationLine)
+        }
+    }
+}

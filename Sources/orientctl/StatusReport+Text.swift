@@ -1,0 +1,52 @@
+import OrientClient
+import OrientProtocol
+
+extension StatusReport {
+    /// The report for people: one `name: value` line per item, the sensor's details indented.
+    var textBlock: String {
+        var lines: [(String, String)] = [
+            ("orientd", "\(version), up \(Self.duration(uptime))"),
+            ("state", state.stateLine),
+            ("allowed", OrientationState.list(state.allowed)),
+            ("sensor", sensor.status.rawValue),
+        ]
+        let details: [(String, String?)] = [
+            ("device", sensor.device),
+            ("driver", sensor.driver),
+            ("location", sensor.location),
+            ("mode", sensor.mode.map { $0 + (sensor.fellBack ? " (fell back: the buffer delivered nothing)" : "") }),
+            ("rate", "\(Self.number(sensor.rate)) Hz"),
+            ("scale", sensor.scale.map { $0.map(Self.number).joined(separator: " ") }),
+            ("offset", sensor.offset.map { $0.map(Self.number).joined(separator: " ") }),
+            ("matrix", sensor.matrix.map { $0 + (sensor.matrixSource.map { " (from \($0))" } ?? "") }),
+            ("samples read", String(sensor.samplesRead)),
+            ("last error", sensor.lastError ?? "none"),
+        ]
+        lines += details.compactMap { name, value in value.map { ("  " + name, $0) } }
+        lines.append(
+            ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
+        )
+        let width = (lines.map(\.0.count).max() ?? 0) + 2
+        return lines.map { name, value in
+            (name + ":").padding(to: width) + value
+        }.joined(separator: "\n")
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    private static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded(.down))
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        if hours > 0 { return "\(hours)h \(minutes)m \(rest)s" }
+        if minutes > 0 { return "\(minutes)m \(rest)s" }
+        return "\(rest)s"
+    }
+}
+
+extension String {
+    fileprivate func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

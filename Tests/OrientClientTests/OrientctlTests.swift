@@ -1,0 +1,242 @@
+import Foundation
+import Glibc
+import OrientProtocol
+import OrientationCore
+import Testing
+
+/// orientctl's command line, exit codes and output, run as a process against the scripted peer.
+@Suite("orientctl against a scripted peer", .timeLimit(.minutes(2)))
+struct OrientctlTests {
+    @Test(
+        "usage errors exit 2 without connecting",
+        arguments: [
+            ["lock", "sideways"], ["lock", "--toggle", "portrait"], ["constrain"], ["constrain", "up"], ["spin"],
+        ]
+    )
+    func usageErrors(arguments: [String]) async throws {
+        try await withTemporaryDirectory { directory in
+            let run = try await OrientctlProcess.run(["--socket", directory + "/none"] + arguments, in: directory)
+            #expect(run.status == 2)
+            #expect(run.errorOutput.hasPrefix("Error: "))
+            #expect(run.output.isEmpty)
+        }
+    }
+
+    @Test("no daemon: exit 3, and how to start it")
+    func unreachable() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/none"
+            let run = try await OrientctlProcess.run(["get"], in: directory, environment: ["ORIENTD_SOCKET": path])
+            #expect(run.status == 3)
+            #expect(
+                run.errorOutput
+                    == "orientctl: cannot connect to \(path): No such file or directory. Is orientd running? "
+                    + "Start it with 'sudo systemctl start orientd.socket' or run 'orientd run --socket \(path)'\n"
+            )
+        }
+    }
+
+    @Test("get --no-wait prints the state line; --json the state object as the daemon sent it")
+    func getNoWait() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let stateText = String(
+                decoding: MessageEncoder.result(id: nil, Fixture.state(lock: .landscape)),
+                as: UTF8.self
+            )
+            .dropFirst(#"{"id":null,"result":"#.count).dropLast(2)
+            for json in [false, true] {
+                let process = try OrientctlProcess(
+                    (json ? ["--json"] : []) + ["get", "--no-wait"],
+                    in: directory,
+                    environment: ["ORIENTD_SOCKET": peer.path]
+                )
+                let connection = try await peer.accept()
+                #expect(try await connection.readLine() == #"{"id": 1, "method": "get"}"#)
+                try connection.send(Array(#"{"id": 1, "result": \#(stateText)}"#.utf8) + [10])
+                #expect(try await process.wait() == 0)
+                #expect(
+                    process.output
+                        == (json
+                            ? stateText + "\n"
+                            : "device=landscape-left interface=landscape-right rotation=0 "
+                                + "lock=landscape-left,landscape-right\n")
+                )
+            }
+        }
+    }
+
+    @Test("get begins, waits for the first device event, ends, and prints that state")
+    func getWaits() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "get"], in: directory)
+            let connection = try await peer.accept()
+            #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
+            let unknown = Fixture.state(device: .unknown, interface: .unknown, sensor: .stopped)
+            let portrait = Fixture.state(device: .portrait, interface: .portrait, seq: 2)
+            try connection.send(
+                Fixture.result(1, BeginResult(count: 1, state: unknown)),
+                Fixture.event(.sensor, Fixture.state(device: .unknown, interface: .unknown), previous: "stopped"),
+                Fixture.event(.device, portrait, previous: "unknown")
+            )
+            #expect(try await connection.readLine() == #"{"id": 2, "method": "end"}"#)
+            try connection.send(Fixture.result(2, EndResult(count: 0)))
+            #expect(try await process.wait() == 0)
+            #expect(process.output == "device=portrait interface=portrait rotation=90 lock=none\n")
+        }
+    }
+
+    @Test(
+        "the daemon's errors: exit 4 for permission-denied, 1 for the others, its code and message on stderr",
+        arguments: [(ProtocolError.Code.permissionDenied, Int32(4)), (.invalidOrientation, 1), (.stateNotSaved, 1)]
+    )
+    func daemonErrors(code: ProtocolError.Code, status: Int32) async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["lock", "portrait", "--socket", peer.path], in: directory)
+            let connection = try await peer.accept()
+            #expect(
+                try await connection.readLine()
+                    == #"{"id": 1, "method": "lock", "params": {"orientation": "portrait"}}"#
+            )
+            try connection.send(Fixture.error(1, code, "not now"))
+            #expect(try await process.wait() == status)
+            #expect(process.errorOutput == "orientctl: \(code.rawValue): not now\n")
+        }
+    }
+
+    @Test("lock --toggle unlocks when locked, and locks the current orientation when not")
+    func toggle() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            for locked in [true, false] {
+                let process = try OrientctlProcess(["--socket", peer.path, "lock", "--toggle"], in: directory)
+                let connection = try await peer.accept()
+                #expect(try await connection.readLine() == #"{"id": 1, "method": "get"}"#)
+                try connection.send(Fixture.result(1, Fixture.state(lock: locked ? .landscapeRight : nil)))
+                let expected =
+                    locked ? #"{"id": 2, "method": "unlock"}"# : #"{"id": 2, "method": "lock", "params": {}}"#
+                #expect(try await connection.readLine() == expected)
+                try connection.send(Fixture.result(2, Fixture.state(lock: locked ? nil : .landscapeRight)))
+                #expect(try await process.wait() == 0)
+                #expect(process.output.hasSuffix(locked ? "lock=none\n" : "lock=landscape-right\n"))
+            }
+        }
+    }
+
+    @Test("watch --exec runs the command for the state and each interface change, with ORIENTATION.md's values")
+    func watchExec() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let record = directory + "/runs"
+            let command =
+                #"printf '%s|%s|%s|%s|%s|%s|%s\n' "$ORIENTD_DEVICE" "$ORIENTD_INTERFACE" "$ORIENTD_ROTATION" "#
+                + #""$ORIENTD_WAYLAND_TRANSFORM" "$ORIENTD_SWAY_TRANSFORM" "$ORIENTD_XRANDR" "$ORIENTD_MATRIX" >> "#
+                + record
+            let process = try OrientctlProcess(["--socket", peer.path, "watch", "--exec", command], in: directory)
+            let connection = try await peer.accept()
+            #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
+            try connection.send(Fixture.result(1, BeginResult(count: 1, state: Fixture.state())))
+            let tour: [(DeviceOrientation, InterfaceOrientation)] = [
+                (.portrait, .portrait), (.landscapeRight, .landscapeLeft), (.portraitUpsideDown, .portraitUpsideDown),
+            ]
+            for (seq, (device, interface)) in tour.enumerated() {
+                let state = Fixture.state(device: device, interface: interface, seq: UInt64(seq + 2))
+                try connection.send(Fixture.event(.device, state), Fixture.event(.interface, state))
+            }
+            try connection.send(
+                Fixture.event(.device, Fixture.state(device: .faceUp, interface: .portraitUpsideDown, seq: 9))
+            )
+            let lines = try await process.waitForOutputLines(8)
+            process.signal(SIGTERM)
+            #expect(try await process.wait() == 0)
+            #expect(
+                lines == [
+                    "device=landscape-left interface=landscape-right rotation=0 lock=none",
+                    "device=portrait interface=portrait rotation=90", "device=portrait interface=portrait rotation=90",
+                    "device=landscape-right interface=landscape-left rotation=180",
+                    "device=landscape-right interface=landscape-left rotation=180",
+                    "device=portrait-upside-down interface=portrait-upside-down rotation=270",
+                    "device=portrait-upside-down interface=portrait-upside-down rotation=270",
+                    "device=face-up interface=portrait-upside-down rotation=270",
+                ]
+            )
+            #expect(
+                try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n") == [
+                    "landscape-left|landscape-right|0|0|normal|normal|1 0 0 0 1 0 0 0 1",
+                    "portrait|portrait|90|1|270|left|0 -1 1 1 0 0 0 0 1",
+                    "landscape-right|landscape-left|180|2|180|inverted|-1 0 1 0 -1 1 0 0 1",
+                    "portrait-upside-down|portrait-upside-down|270|3|90|right|0 1 0 -1 0 1 0 0 1",
+                ]
+            )
+        }
+    }
+
+    @Test("watch --json prints the state object, then each event line as sent; the daemon leaving ends it with 3")
+    func watchJSONUntilDaemonLeaves() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(
+                ["watch", "--json"],
+                in: directory,
+                environment: ["ORIENTD_SOCKET": peer.path]
+            )
+            let connection = try await peer.accept()
+            _ = try await connection.readLine()
+            let event =
+                #"{"event": "allowed", "state": {"lock": ["portrait"], "seq": 4, "device": "portrait", "#
+                + #""interface": "portrait", "rotation": 90, "transform": {"wayland": 1, "sway": "270", "#
+                + #""xrandr": "left", "matrix": [0, -1, 1, 1, 0, 0, 0, 0, 1]}, "allowed": ["portrait"], "#
+                + #""sensor": "active", "generating": true}}"#
+            let stateText = event.split(separator: #""state": "#, maxSplits: 1)[1].dropLast()
+            try connection.send(
+                Array(#"{"id": 1, "result": {"count": 1, "state": \#(stateText)}}"#.utf8) + [10],
+                Array(event.utf8) + [10]
+            )
+            #expect(try await process.waitForOutputLines(2) == [String(stateText), event])
+            connection.close()
+            #expect(try await process.wait() == 3)
+            #expect(process.errorOutput.contains("orientd closed the connection at \(peer.path)"))
+        }
+    }
+
+    @Test("constrain sends the constraint, prints the state, then begins and follows until SIGINT")
+    func constrain() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(
+                ["--socket", peer.path, "constrain", "portrait,landscape"],
+                in: directory
+            )
+            let connection = try await peer.accept()
+            let requests = try await connection.answer(2)
+            #expect(
+                requests == [
+                    #"{"id": 1, "method": "constrain", "params": "#
+                        + #"{"mask": ["portrait", "landscape-left", "landscape-right"]}}"#,
+                    #"{"id": 2, "method": "begin"}"#,
+                ]
+            )
+            try connection.send(Fixture.event(.interface, Fixture.state(device: .portrait, interface: .portrait)))
+            #expect(try await process.waitForOutputLines(2).last == "device=portrait interface=portrait rotation=90")
+            process.signal(SIGINT)
+            #expect(try await process.wait() == 0)
+            #expect(try await connection.readLine() == nil)
+        }
+    }
+
+    @Test("status prints a readable block")
+    func status() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "status"], in: directory)
+            try await peer.accept().answer(1)
+            #expect(try await process.wait() == 0)
+            let lines = process.output.split(separator: "\n")
+            #expect(lines.first == "orientd:        9.9.9, up 1h 2m 3s")
+            #expect(lines.contains("  matrix:       1, 0, 0; 0, 1, 0; 0, 0, 1 (from hwdb)"))
+            #expect(lines.last == "clients:        2 connected, 1 generating (count 1)")
+        }
+    }
+}
