@@ -11,50 +11,10 @@ Usage: scripts/demo.py ORIENTD ORIENTCTL [--speed 1]
   scans' timestamps, so it decides exactly the same).
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
 """
-import argparse, math, os, shutil, signal, struct, subprocess, sys, tempfile, time
+import argparse, math, os, shutil, signal, subprocess, sys, tempfile, time
 
-import gi
+import emulated_accelerometer as emulated
 
-gi.require_version("UMockdev", "1.0")
-from gi.repository import UMockdev  # noqa: E402
-
-DESCRIPTION = """P: /devices/platform/demo-tablet/iio:device0
-N: iio:device0
-E: DEVNAME=/dev/iio:device0
-E: DEVTYPE=iio_device
-E: SUBSYSTEM=iio
-E: ACCEL_LOCATION=display
-A: name=accel_3d\\n
-A: dev=241:0\\n
-A: in_accel_x_raw=0\\n
-A: in_accel_y_raw=-1000\\n
-A: in_accel_z_raw=0\\n
-A: in_accel_scale=0.009806650\\n
-A: in_accel_hysteresis=3\\n
-A: sampling_frequency=10\\n
-A: sampling_frequency_available=10 20 50 100\\n
-A: buffer/enable=0\\n
-A: buffer/length=128\\n
-A: buffer/watermark=1\\n
-A: trigger/current_trigger=\\n
-A: scan_elements/in_accel_x_en=0\\n
-A: scan_elements/in_accel_x_index=0\\n
-A: scan_elements/in_accel_x_type=le:s16/16>>0\\n
-A: scan_elements/in_accel_y_en=0\\n
-A: scan_elements/in_accel_y_index=1\\n
-A: scan_elements/in_accel_y_type=le:s16/16>>0\\n
-A: scan_elements/in_accel_z_en=0\\n
-A: scan_elements/in_accel_z_index=2\\n
-A: scan_elements/in_accel_z_type=le:s16/16>>0\\n
-A: scan_elements/in_timestamp_en=0\\n
-A: scan_elements/in_timestamp_index=3\\n
-A: scan_elements/in_timestamp_type=le:s64/64>>0\\n
-
-P: /devices/platform/demo-tablet/trigger0
-E: SUBSYSTEM=iio
-A: name=accel_3d-dev0\\n
-"""
-SYSPATH = "sys/devices/platform/demo-tablet/iio:device0"
 RATE = 50
 
 # Gravity directions (unit vectors in the panel frame of ORIENTATION.md) and what to say.
@@ -100,7 +60,7 @@ def scans():
 def pack(direction, t, i):
     wobble = 0.01 * math.sin(i * 0.9)  # a little hand tremor
     counts = [int(round(1000 * (c + wobble))) for c in direction]
-    return struct.pack("<hhhxxq", counts[0], counts[1], counts[2], int(t * 1e9))
+    return emulated.scan(counts[0], counts[1], counts[2], int(t * 1e9))
 
 
 def main():
@@ -110,11 +70,10 @@ def main():
     ap.add_argument("--speed", type=float, default=1.0)
     a = ap.parse_args()
 
-    testbed = UMockdev.Testbed.new()
-    testbed.add_from_string(DESCRIPTION)
+    testbed = emulated.testbed()
     work = tempfile.mkdtemp(prefix="orientd-demo-")
     sock = os.path.join(work, "socket")
-    env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir())
+    env = emulated.child_environment(testbed)
     print("== orientd on an emulated accelerometer (umockdev); orientctl watch prints each change", flush=True)
     daemon = subprocess.Popen([a.orientd, "run", "--socket", sock, "--state-dir", os.path.join(work, "state")],
                               env=env, stderr=open(os.path.join(work, "orientd.log"), "w"))
@@ -127,17 +86,10 @@ def main():
         if daemon.poll() is not None:
             sys.exit("demo: orientd did not start:\n" + open(os.path.join(work, "orientd.log")).read())
         watch = subprocess.Popen([a.orientctl, "--socket", sock, "watch"])
-        enable = os.path.join(testbed.get_root_dir(), SYSPATH, "buffer/enable")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with open(enable, "rb") as f:
-                if f.read().rstrip(b"\n\0") == b"1":
-                    break
-            time.sleep(0.01)
-        else:
+        if not emulated.wait_for_buffer(testbed, alive=lambda: daemon.poll() is None):
             sys.exit("demo: orientd did not start the accelerometer")
         print("== the sensor runs only now that orientctl watch is generating", flush=True)
-        pty = testbed.get_dev_fd("/dev/iio:device0")
+        pty = testbed.get_dev_fd(emulated.NODE)
         start = time.monotonic()
         sent = 0
         for data, words in scans():
@@ -161,8 +113,7 @@ def main():
             daemon.wait(timeout=10)
         except subprocess.TimeoutExpired:
             daemon.kill()
-        with open(os.path.join(testbed.get_root_dir(), SYSPATH, "buffer/enable"), "rb") as f:
-            restored = f.read().rstrip(b"\n\0") == b"0"
+        restored = emulated.attribute(testbed, "buffer/enable") == "0"
         print(f"== stopped: orientd exited with {daemon.returncode}; the accelerometer is "
               f"{'restored' if restored else 'NOT restored'}", flush=True)
         shutil.rmtree(work, ignore_errors=True)

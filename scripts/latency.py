@@ -14,55 +14,15 @@ each write timed; the event that follows is attributed to the last scan written 
 Usage: scripts/latency.py ORIENTD [--changes 200]
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
 """
-import argparse, json, os, select, signal, socket, statistics, struct, subprocess, sys, tempfile, time
+import argparse, json, os, select, signal, socket, subprocess, sys, tempfile, time
 
-import gi
+import emulated_accelerometer as emulated
 
-gi.require_version("UMockdev", "1.0")
-from gi.repository import UMockdev  # noqa: E402
-
-DESCRIPTION = """P: /devices/platform/accel-latency/iio:device0
-N: iio:device0
-E: DEVNAME=/dev/iio:device0
-E: DEVTYPE=iio_device
-E: SUBSYSTEM=iio
-A: name=accel_3d\\n
-A: dev=241:0\\n
-A: in_accel_x_raw=0\\n
-A: in_accel_y_raw=-1000\\n
-A: in_accel_z_raw=0\\n
-A: in_accel_scale=0.009806650\\n
-A: sampling_frequency=100\\n
-A: buffer/enable=0\\n
-A: buffer/length=128\\n
-A: buffer/watermark=1\\n
-A: trigger/current_trigger=\\n
-A: scan_elements/in_accel_x_en=0\\n
-A: scan_elements/in_accel_x_index=0\\n
-A: scan_elements/in_accel_x_type=le:s16/16>>0\\n
-A: scan_elements/in_accel_y_en=0\\n
-A: scan_elements/in_accel_y_index=1\\n
-A: scan_elements/in_accel_y_type=le:s16/16>>0\\n
-A: scan_elements/in_accel_z_en=0\\n
-A: scan_elements/in_accel_z_index=2\\n
-A: scan_elements/in_accel_z_type=le:s16/16>>0\\n
-A: scan_elements/in_timestamp_en=0\\n
-A: scan_elements/in_timestamp_index=3\\n
-A: scan_elements/in_timestamp_type=le:s64/64>>0\\n
-
-P: /devices/platform/accel-latency/trigger0
-E: SUBSYSTEM=iio
-A: name=accel_3d-dev0\\n
-"""
-SYSPATH = "/sys/devices/platform/accel-latency/iio:device0"
 RATE = 100
 HOLD = 0.6
 # Raw counts (1 g = 1000) of the four poses, in the order a hand turns the device.
 POSES = [(0, -1000, 0), (1000, 0, 0), (0, 1000, 0), (-1000, 0, 0)]
 
-
-def scan(x, y, z, t_ns):
-    return struct.pack("<hhhxxq", x, y, z, t_ns)
 
 
 def tour(changes):
@@ -76,13 +36,6 @@ def tour(changes):
     return samples
 
 
-def read_attribute(testbed, name):
-    path = os.path.join(testbed.get_root_dir(), SYSPATH.lstrip("/"), name)
-    try:
-        with open(path, "rb") as f:
-            return f.read().rstrip(b"\n\0").decode()
-    except OSError:
-        return None
 
 
 class Client:
@@ -136,11 +89,10 @@ def main():
     ap.add_argument("--changes", type=int, default=200)
     a = ap.parse_args()
 
-    testbed = UMockdev.Testbed.new()
-    testbed.add_from_string(DESCRIPTION)
+    testbed = emulated.testbed()
     work = tempfile.mkdtemp(prefix="orientd-latency-")
     socket_path = os.path.join(work, "socket")
-    env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0", UMOCKDEV_DIR=testbed.get_root_dir())
+    env = emulated.child_environment(testbed)
     daemon = subprocess.Popen(
         [a.orientd, "run", "--socket", socket_path, "--state-dir", os.path.join(work, "state"),
          "--rate", str(RATE), "--poll-fallback-sec", "10"],
@@ -148,25 +100,25 @@ def main():
     try:
         client = Client(socket_path)
         client.send({"id": 1, "method": "begin"})
-        while read_attribute(testbed, "buffer/enable") != "1":
+        while emulated.attribute(testbed, "buffer/enable") != "1":
             client.lines(0.01)
             if daemon.poll() is not None:
                 sys.exit("latency: the daemon exited")
         client.lines(0.05)
-        pty = testbed.get_dev_fd("/dev/iio:device0")
+        pty = testbed.get_dev_fd(emulated.NODE)
         samples = tour(a.changes)
         per_hold = int(HOLD * RATE)
         latencies, decisions, index = [], [], 0
         for change in range(1, a.changes + 1):
             start = change * per_hold  # the first sample of the new pose
             bulk_end = start + 3  # scans before this one cannot decide (the dwell is 150 ms)
-            os.write(pty, b"".join(scan(*s) for s in samples[index:bulk_end]))
+            os.write(pty, b"".join(emulated.scan(*s) for s in samples[index:bulk_end]))
             index = bulk_end
             client.lines(0.02)  # let the daemon take them; no event can come from them
             event = None
             while index < start + per_hold and event is None:
                 written = time.monotonic_ns()
-                os.write(pty, scan(*samples[index]))
+                os.write(pty, emulated.scan(*samples[index]))
                 index += 1
                 for arrived, message in client.lines(0.005):
                     if message.get("event") == "device" and event is None:

@@ -40,16 +40,7 @@ struct Record: ParsableCommand {
     func run() throws {
         let logger = Logger(label: "orientd.record")
         let options = sensor.sensorOptions
-        let discovery: AccelerometerDiscovery
-        do {
-            discovery = try AccelerometerDiscovery.discover(
-                uri: options.uri,
-                device: options.device,
-                mountMatrix: options.mountMatrix
-            )
-        } catch {
-            throw CommandFailure("no accelerometer: \(error)")
-        }
+        let discovery = try sensor.discover()
         guard let chosen = discovery.chosen else {
             throw CommandFailure("\(discovery.reason); nothing to record ('orientd sensors' lists what was found)")
         }

@@ -61,4 +61,19 @@ struct SensorOptionGroup: ParsableArguments {
             forcePolling: poll
         )
     }
+
+    /// The accelerometers these options find.
+    /// - Throws: ``CommandFailure`` when there is no IIO subsystem or the URI cannot be reached.
+    func discover() throws -> AccelerometerDiscovery {
+        let options = sensorOptions
+        do {
+            return try AccelerometerDiscovery.discover(
+                uri: options.uri,
+                device: options.device,
+                mountMatrix: options.mountMatrix
+            )
+        } catch {
+            throw CommandFailure("no accelerometer: \(error)")
+        }
+    }
 }

@@ -24,16 +24,7 @@ struct Sensors: ParsableCommand {
     func run() throws {
         Signals.unblockForForegroundCommand()
         let options = sensor.sensorOptions
-        let discovery: AccelerometerDiscovery
-        do {
-            discovery = try AccelerometerDiscovery.discover(
-                uri: options.uri,
-                device: options.device,
-                mountMatrix: options.mountMatrix
-            )
-        } catch {
-            throw CommandFailure("no accelerometer: \(error)")
-        }
+        let discovery = try sensor.discover()
         var out = ""
         for accelerometer in discovery.accelerometers {
             let used = accelerometer.id == discovery.chosen?.id
