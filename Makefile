@@ -58,3 +58,18 @@ latency: deps
 
 clean:
 	rm -rf .build
+
+# Install: a release build, the binaries, systemd units, udev rule, sysusers file, man pages,
+# completions and the default configuration (scripts/install says where). PREFIX=/usr/local for
+# a source install; a package uses PREFIX=/usr DESTDIR=staging. BIN_DIR=DIR installs binaries
+# already built there instead of building. `make uninstall` removes exactly what was installed.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BIN_DIR ?=
+.PHONY: install uninstall
+
+install:
+	SWIFT=$(SWIFT) scripts/install install --prefix "$(PREFIX)" --destdir "$(DESTDIR)" $(if $(BIN_DIR),--bin-dir "$(BIN_DIR)")
+
+uninstall:
+	scripts/install uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
