@@ -16,8 +16,10 @@ final class ControlServer {
     private let listener: Int32
     /// The socket file to remove at shutdown: only one the daemon made, never an inherited one.
     private let ownedPath: String?
-    private let maxClients: Int
-    private let outputLimit: Int
+    /// `MaxClients=`; a reload changes it for new connections.
+    var maxClients: Int
+    /// `OutputLimitKiB=` in bytes; a reload changes it for new connections.
+    var outputLimit: Int
     private var source: IOSource?
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextID: UInt64 = 1

@@ -1,5 +1,5 @@
 import CSystemd
-public import EventLoop
+import EventLoop
 import IIOSensor
 public import Logging
 import OrientProtocol
@@ -15,15 +15,31 @@ public final class Daemon {
     private let loop: EventLoop
     private let logger: Logger
     private let engine: Engine
-    private let sensor: AccelerometerSensor
+    private var sensor: AccelerometerSensor
     private var server: ControlServer?
     private var signals: [SignalSource] = []
+    private var settings: DaemonSettings
+    private let logLevel: ConfigurationLogHandler.Level
+    private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
 
     /// Sets everything up: the state directory, the socket (inherited from systemd or made at
     /// `settings.socketPath`), the sensor (stopped until someone begins generating).
+    /// - Parameters:
+    ///   - settings: what to run with; `logLevel` applies to `logger` and every logger made from it.
+    ///   - logger: where messages go.
+    ///   - reload: re-reads the configuration files on SIGHUP, with the command-line overrides
+    ///     applied to its settings; nil: SIGHUP is ignored with a notice.
     /// - Throws: ``DaemonError`` saying what could not be set up.
-    public init(settings: DaemonSettings, logger: Logger) throws(DaemonError) {
+    public init(
+        settings: DaemonSettings,
+        logger: Logger,
+        reload: (() throws(ConfigurationErrors) -> Configuration)? = nil
+    ) throws(DaemonError) {
+        logLevel = ConfigurationLogHandler.Level(settings.logLevel)
+        let logger = logger.following(logLevel)
         self.logger = logger
+        self.settings = settings
+        reloadConfiguration = reload
         do {
             loop = try EventLoop()
         } catch {
@@ -36,15 +52,7 @@ public final class Daemon {
         } catch {
             throw DaemonError("bad policy settings: \(error)")
         }
-        sensor = AccelerometerSensor(loop: loop, options: settings.sensor, logger: logger) { [unowned engine] sample in
-            engine.handle(sample)
-        }
-        engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in
-            engine.sensorStatusChanged(to: current)
-            if !engine.inRequest { engine.flush() }
-        }
-        sensor.refreshDiscovery()
+        sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -68,10 +76,33 @@ public final class Daemon {
             for signal in [SIGTERM, SIGINT] {
                 signals.append(try loop.addSignal(signal) { [unowned self] in self.shutDown(signal: signal) })
             }
+            signals.append(try loop.addSignal(SIGHUP) { [unowned self] in self.reload() })
             _ = try loop.setWatchdog(true)
         } catch {
             throw DaemonError("cannot handle signals: \(error)")
         }
+        if settings.autoRotate == .tabletMode { logger.notice("\(Self.tabletModeNotice)") }
+    }
+
+    private static let tabletModeNotice = "AutoRotate=tablet-mode behaves as 'always' until tablet-mode support lands"
+
+    /// The sensor for `options`, feeding `engine`, discovered but stopped.
+    private static func makeSensor(
+        options: SensorOptions,
+        loop: EventLoop,
+        engine: Engine,
+        logger: Logger
+    ) -> AccelerometerSensor {
+        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { [unowned engine] sample in
+            engine.handle(sample)
+        }
+        engine.sensor = sensor
+        sensor.onStatusChange = { [unowned engine] _, current in
+            engine.sensorStatusChanged(to: current)
+            if !engine.inRequest { engine.flush() }
+        }
+        sensor.refreshDiscovery()
+        return sensor
     }
 
     /// Serves until SIGTERM or SIGINT; then stops the sensor (restoring the device), closes the
@@ -87,6 +118,74 @@ public final class Daemon {
             shutDownNow()
             return 1
         }
+    }
+
+    /// SIGHUP: re-reads the configuration. A good one applies without dropping a client; a bad
+    /// one, or a `Supported=` that would leave nothing allowed, changes nothing and says why.
+    private func reload() {
+        guard let reloadConfiguration else {
+            logger.notice("SIGHUP: there is no configuration to re-read")
+            return
+        }
+        let configuration: Configuration
+        do {
+            configuration = try reloadConfiguration()
+        } catch {
+            for problem in error.errors {
+                logger.error("configuration not reloaded, the old one stays: \(problem)")
+            }
+            return
+        }
+        let new = configuration.settings
+        do {
+            try engine.reconfigure(new)
+        } catch {
+            let supported = configuration.entry("Supported", in: "Policy")
+            let source = supported?.source.description ?? "default"
+            logger.error(
+                """
+                configuration not reloaded, the old one stays: \(source): \
+                [Policy] Supported=\(supported?.value ?? "all"): \(error); \
+                allowed: a mask that intersects the lock and every client's constraint
+                """
+            )
+            return
+        }
+        let old = settings
+        settings = new
+        logLevel.current = new.logLevel
+        server?.maxClients = new.maxClients
+        server?.outputLimit = new.outputLimit
+        if !Self.sameSensorOptions(old.sensor, new.sensor) { restartSensor(options: new.sensor) }
+        if new.socketPath != old.socketPath {
+            logger.notice(
+                "Socket= changed: it takes effect at the next restart",
+                metadata: ["socket": "\(new.socketPath)"]
+            )
+        }
+        if new.stateDirectory != old.stateDirectory {
+            logger.notice("the state directory changed: it takes effect at the next restart")
+        }
+        if new.autoRotate != old.autoRotate && new.autoRotate == .tabletMode {
+            logger.notice("\(Self.tabletModeNotice)")
+        }
+        engine.flush()
+        logger.info("configuration reloaded")
+    }
+
+    /// Replaces the sensor with one using `options`, running if someone is generating.
+    private func restartSensor(options: SensorOptions) {
+        let running = engine.generatingConnections > 0
+        sensor.onStatusChange = nil
+        sensor.stop()
+        sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
+        if running { sensor.start() }
+        logger.info("the sensor options changed: the sensor \(running ? "restarted" : "will use them")")
+    }
+
+    private static func sameSensorOptions(_ a: SensorOptions, _ b: SensorOptions) -> Bool {
+        a.uri == b.uri && a.device == b.device && a.rate == b.rate && a.pollFallback == b.pollFallback
+            && a.mountMatrix == b.mountMatrix && a.forcePolling == b.forcePolling
     }
 
     private func shutDown(signal: Int32) {

@@ -16,6 +16,8 @@ public struct DaemonSettings: Sendable {
     public var supported: InterfaceOrientationMask = .all
     /// `[Policy] Preferred=`; nil for the natural orientation's.
     public var preferred: InterfaceOrientation?
+    /// `[Policy] AutoRotate=`.
+    public var autoRotate = AutoRotate.always
     /// `[Control] Group=`; nil or empty for no group rule.
     public var controlGroup: String? = "orientd"
     /// `[Control] SeatUsers=`.
@@ -29,4 +31,12 @@ public struct DaemonSettings: Sendable {
 
     /// The defaults of CONFIG.md.
     public init() {}
+
+    /// `[Policy] AutoRotate=`: when the device orientation is followed.
+    public enum AutoRotate: String, Sendable, CaseIterable {
+        /// Always.
+        case always
+        /// Only in tablet mode; not implemented yet: behaves as ``always``.
+        case tabletMode = "tablet-mode"
+    }
 }

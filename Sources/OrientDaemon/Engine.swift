@@ -8,10 +8,10 @@ import OrientationCore
 /// PROTOCOL.md. It does no I/O on the socket itself: it returns replies and hands events to
 /// ``broadcast``, which the control server sends to the generating connections.
 final class Engine {
-    private let settings: DaemonSettings
+    private var settings: DaemonSettings
     private let logger: Logger
     private let store: StateStore
-    private let authorizer: Authorizer
+    private var authorizer: Authorizer
     private var classifier: OrientationClassifier
     private var policy: RotationPolicy
     private var generation = GenerationCounter()
@@ -276,6 +276,38 @@ final class Engine {
         while !closedWhileFlushing.isEmpty {
             clientClosed(closedWhileFlushing.removeFirst())
         }
+    }
+
+    // MARK: Configuration
+
+    /// Takes a reloaded configuration's policy, classifier and control settings, all or nothing.
+    /// The policy change is sent as events (with the next ``flush()``).
+    /// - Throws: ``PolicyError`` when `Supported=` would leave no orientation allowed with the lock
+    ///   and constraints in force; nothing changes then.
+    func reconfigure(_ new: DaemonSettings) throws(PolicyError) {
+        var candidate = policy
+        if new.classifier.natural != policy.natural {
+            candidate = try RotationPolicy(
+                natural: new.classifier.natural,
+                supported: new.supported,
+                preferred: new.preferred
+            )
+            _ = try candidate.setLock(policy.lock)
+            for (client, mask) in policy.constraints { _ = try candidate.setConstraint(mask, for: client) }
+            _ = candidate.setDevice(policy.device)
+        } else if new.supported != settings.supported || new.preferred != settings.preferred {
+            _ = try candidate.setSupported(new.supported, preferred: new.preferred)
+        }
+        if new.controlGroup != settings.controlGroup || new.seatUsers != settings.seatUsers {
+            authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
+        }
+        if new.classifier != settings.classifier {
+            classifier = OrientationClassifier(configuration: new.classifier)
+        }
+        let change = PolicyChangeSummary(from: policy, to: candidate)
+        policy = candidate
+        settings = new
+        record(change)
     }
 
     // MARK: Status

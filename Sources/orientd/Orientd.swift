@@ -26,7 +26,7 @@ struct Orientd: ParsableCommand {
             The classifier can be tried on recorded or generated traces with 'orientd classify'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Run.self, Classify.self, Sensors.self, Record.self],
+        subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self],
         defaultSubcommand: Run.self
     )
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IIOSensor
 import Logging
 import OrientDaemon
 
@@ -15,8 +16,21 @@ struct Run: ParsableCommand {
             runs the accelerometer only while a client is generating. Under systemd, the socket \
             comes from orientd.socket and the state directory from StateDirectory=; to try it \
             unprivileged: orientd run --socket /tmp/orientd.sock --state-dir /tmp/orientd-state
+
+            The configuration is /etc/orientd/orientd.conf (or --config), then \
+            /etc/orientd/orientd.conf.d/*.conf; SIGHUP re-reads it. A bad file stops the start \
+            with exit status 2; on SIGHUP the old configuration stays. Options given here \
+            override the files.
             """
     )
+
+    @Option(
+        help: ArgumentHelp(
+            "The main configuration file instead of /etc/orientd/orientd.conf (drop-ins are still read).",
+            valueName: "path"
+        )
+    )
+    var config: String?
 
     @Option(help: ArgumentHelp("The control socket (default /run/orientd/socket).", valueName: "path"))
     var socket: String?
@@ -33,23 +47,49 @@ struct Run: ParsableCommand {
     @OptionGroup var sensor: SensorOptionGroup
 
     func run() throws {
-        var settings = DaemonSettings()
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration()
+        } catch {
+            let message = "orientd: bad configuration, not starting:\n\(error)\n"
+            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            throw ExitCode(2)
+        }
+        let logger = Logger(label: "orientd")
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(settings: configuration.settings, logger: logger) { () throws(ConfigurationErrors) in
+                try loadConfiguration()
+            }
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let status = daemon.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The files' configuration with this command line's options over it.
+    private func loadConfiguration() throws(ConfigurationErrors) -> Configuration {
+        var configuration = try Configuration.load(file: config ?? Configuration.defaultFile)
+        apply(to: &configuration.settings)
+        return configuration
+    }
+
+    /// The command line overrides the files for the options it was given.
+    private func apply(to settings: inout DaemonSettings) {
         if let socket { settings.socketPath = socket }
         if let stateDirectory {
             settings.stateDirectory = stateDirectory
         } else if let fromSystemd = getenv("STATE_DIRECTORY").map({ String(cString: $0) }), !fromSystemd.isEmpty {
             settings.stateDirectory = String(fromSystemd.split(separator: ":").first ?? "/var/lib/orientd")
         }
-        settings.sensor = sensor.sensorOptions
-        settings.logLevel = sensor.verbose ? .debug : .info
-        let logger = Logger(label: "orientd")
-        let daemon: Daemon
-        do {
-            daemon = try Daemon(settings: settings, logger: logger)
-        } catch {
-            throw CommandFailure("\(error)")
-        }
-        let status = daemon.run()
-        if status != 0 { throw ExitCode(status) }
+        let options = sensor.sensorOptions
+        if let uri = options.uri { settings.sensor.uri = uri }
+        if let device = options.device { settings.sensor.device = device }
+        if let matrix = options.mountMatrix { settings.sensor.mountMatrix = matrix }
+        if sensor.rate != nil { settings.sensor.rate = options.rate }
+        if sensor.pollFallback != nil { settings.sensor.pollFallback = options.pollFallback }
+        if options.forcePolling { settings.sensor.forcePolling = true }
+        if sensor.verbose { settings.logLevel = .debug }
     }
 }

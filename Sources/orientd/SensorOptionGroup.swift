@@ -15,14 +15,14 @@ struct SensorOptionGroup: ParsableArguments {
     )
     var device: String?
 
-    @Option(help: "Samples per second, 5–400: the nearest available rate at or above it is used.")
-    var rate: Double = 20
+    @Option(help: "Samples per second, 5–400: the nearest available rate at or above it is used (default 20).")
+    var rate: Double?
 
     @Option(
         name: .customLong("poll-fallback-sec"),
         help: "Seconds without a scan after enabling the buffer before polling instead, 0.5–10."
     )
-    var pollFallback: Double = 2
+    var pollFallback: Double?
 
     @Option(
         name: .customLong("mount-matrix"),
@@ -37,8 +37,10 @@ struct SensorOptionGroup: ParsableArguments {
     var verbose = false
 
     func validate() throws {
-        guard (5...400).contains(rate) else { throw ValidationError("--rate \(rate) is out of range; allowed: 5–400") }
-        guard (0.5...10).contains(pollFallback) else {
+        if let rate, !(5...400).contains(rate) {
+            throw ValidationError("--rate \(rate) is out of range; allowed: 5–400")
+        }
+        if let pollFallback, !(0.5...10).contains(pollFallback) {
             throw ValidationError("--poll-fallback-sec \(pollFallback) is out of range; allowed: 0.5–10")
         }
         if let mountMatrix {
@@ -55,8 +57,8 @@ struct SensorOptionGroup: ParsableArguments {
         SensorOptions(
             uri: uri,
             device: device,
-            rate: rate,
-            pollFallback: pollFallback,
+            rate: rate ?? SensorOptions().rate,
+            pollFallback: pollFallback ?? SensorOptions().pollFallback,
             mountMatrix: mountMatrix.flatMap { try? MountMatrix(parsing: $0) },
             forcePolling: poll
         )

@@ -1,0 +1,119 @@
+/// Reads one file in systemd's INI format (CONFIG.md): `[Section]` lines, `Key=Value` lines with
+/// optional whitespace around `=`, `#` and `;` comments, empty lines. Strict: every mistake is
+/// reported, with the file, the line, the key, the value and what is allowed.
+struct ConfigurationParser {
+    /// One accepted `Key=Value`.
+    struct Assignment {
+        var key: ConfigurationKey
+        var value: String
+        var line: Int
+    }
+
+    /// Parses `text`, the contents of `file`.
+    /// - Returns: the assignments in file order, and the mistakes found (the assignments are
+    ///   not to be used when there are any).
+    static func parse(_ text: String, file: String) -> (assignments: [Assignment], errors: [ConfigurationError]) {
+        var assignments: [Assignment] = []
+        var errors: [ConfigurationError] = []
+        var section: String?
+        var sectionIsKnown = false
+        var firstLines: [String: Int] = [:]
+        var number = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let line = trimmed(rawLine)
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count >= 2 else {
+                    errors.append(ConfigurationError(file: file, line: number, value: line, reason: .malformedLine))
+                    // Its keys would only repeat the mistake.
+                    section = line
+                    sectionIsKnown = false
+                    continue
+                }
+                let name = trimmed(line.dropFirst().dropLast())
+                section = name
+                sectionIsKnown = ConfigurationKey.sections.contains(name)
+                if !sectionIsKnown {
+                    errors.append(
+                        ConfigurationError(
+                            file: file,
+                            line: number,
+                            section: name,
+                            reason: .unknownSection,
+                            allowed: ConfigurationKey.sections.map { "[\($0)]" }.joined(separator: ", ")
+                        )
+                    )
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "="), !trimmed(line[..<equals]).isEmpty else {
+                errors.append(ConfigurationError(file: file, line: number, value: line, reason: .malformedLine))
+                continue
+            }
+            let name = trimmed(line[..<equals])
+            let value = trimmed(line[line.index(after: equals)...])
+            guard let section else {
+                errors.append(
+                    ConfigurationError(file: file, line: number, key: name, value: value, reason: .keyOutsideSection)
+                )
+                continue
+            }
+            // The unknown section was reported once; its keys are not reported again.
+            guard sectionIsKnown else { continue }
+            guard let key = ConfigurationKey.named(name, in: section) else {
+                let keys = ConfigurationKey.all.filter { $0.section == section }.map { "\($0.name)=" }
+                errors.append(
+                    ConfigurationError(
+                        file: file,
+                        line: number,
+                        section: section,
+                        key: name,
+                        value: value,
+                        reason: .unknownKey,
+                        allowed: keys.joined(separator: ", ")
+                    )
+                )
+                continue
+            }
+            if let first = firstLines[key.qualifiedName] {
+                errors.append(
+                    ConfigurationError(
+                        file: file,
+                        line: number,
+                        section: section,
+                        key: name,
+                        value: value,
+                        reason: .duplicateKey(firstLine: first),
+                        allowed: "once per file; a later drop-in overrides it"
+                    )
+                )
+                continue
+            }
+            firstLines[key.qualifiedName] = number
+            if let problem = key.check(value) {
+                errors.append(
+                    ConfigurationError(
+                        file: file,
+                        line: number,
+                        section: section,
+                        key: name,
+                        value: value,
+                        reason: .badValue(problem),
+                        allowed: key.allowed
+                    )
+                )
+                continue
+            }
+            assignments.append(Assignment(key: key, value: value, line: number))
+        }
+        return (assignments, errors)
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let start = text.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = text.lastIndex(where: { !isSpace($0) })!
+        return String(text[start...end])
+    }
+}
