@@ -124,9 +124,12 @@ final class BufferedCapture {
     }
 
     /// Reads every complete scan the buffer has, until it would block.
+    ///
+    /// A sample handed on can end in this capture being stopped (the last generating client went
+    /// away), which destroys the buffer: after every scan the buffer is looked at again, and its
+    /// memory is never touched once it is gone.
     private func drain() {
-        guard let buffer else { return }
-        while true {
+        while let buffer {
             let count = iio_buffer_refill(buffer)
             if count == -Int(EAGAIN) { return }
             if count == -Int(EINTR) { continue }
@@ -151,13 +154,15 @@ final class BufferedCapture {
             carryCount += take
             offset = take
             guard carryCount == size else { return }
-            carry.withUnsafeBytes { carried in emit(carried.baseAddress!) }
             carryCount = 0
+            carry.withUnsafeBytes { carried in emit(carried.baseAddress!) }
         }
         while offset + size <= count {
+            guard buffer != nil else { return }
             emit(bytes.advanced(by: offset))
             offset += size
         }
+        guard buffer != nil else { return }
         if offset < count {
             carry.withUnsafeMutableBytes { carried in
                 carried.baseAddress!.copyMemory(from: bytes.advanced(by: offset), byteCount: count - offset)
