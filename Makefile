@@ -73,3 +73,9 @@ install:
 
 uninstall:
 	scripts/install uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
+
+# The figure sheet (docs/performance.md): the release daemon on an emulated accelerometer.
+.PHONY: perf
+perf: deps
+	$(SWIFT) build -c release --product orientd
+	scripts/perf.py $$($(SWIFT) build -c release --show-bin-path)/orientd
