@@ -149,6 +149,7 @@ public final class AccelerometerSensor {
             mountMatrix: options.mountMatrix
         )
         guard let chosen = discovery.chosen, let device = context.device(named: chosen.id) else {
+            lastError = discovery.reason
             logger.notice("no accelerometer: \(discovery.reason)")
             return .absent
         }

@@ -215,7 +215,11 @@ public final class Daemon {
         do {
             return (try SocketCalls.listen(at: path), path)
         } catch {
-            throw DaemonError("cannot listen on \(path): \(error)")
+            throw DaemonError(
+                "cannot listen on \(path): \(error). Run it as root or through orientd.socket "
+                    + "(systemctl start orientd.socket), or try it unprivileged with "
+                    + "--socket /tmp/orientd.sock --state-dir /tmp/orientd-state"
+            )
         }
     }
 

@@ -23,7 +23,9 @@ struct Orientd: ParsableCommand {
             and tells subscribed programs over a Unix socket (/run/orientd/socket). The sensor runs \
             only while a program is listening. orientctl is its client.
 
-            The classifier can be tried on recorded or generated traces with 'orientd classify'.
+            To try it without root: 'orientd run --socket /tmp/orientd.sock --state-dir \
+            /tmp/orientd-state', then 'orientctl --socket /tmp/orientd.sock watch'. For a bug \
+            report, include the output of 'orientd sensors' and a trace from 'orientd record'.
             """,
         version: OrientdVersion.current,
         subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self],

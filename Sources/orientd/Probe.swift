@@ -25,9 +25,18 @@ struct Probe {
             // A few samples after the first, so that polling (if it took over) shows too.
             if samples >= 3 { loop.exit(code: 0) }
         }
-        let deadline: TimerSource
+        var sources: [AnyObject] = []
+        var interrupted = false
         do {
-            deadline = try loop.addTimer(at: loop.now + options.pollFallback + 1.5) { loop.exit(code: 0) }
+            sources.append(try loop.addTimer(at: loop.now + options.pollFallback + 1.5) { loop.exit(code: 0) })
+            for signal in Signals.handled {
+                sources.append(
+                    try loop.addSignal(signal) {
+                        interrupted = true
+                        loop.exit(code: 1)
+                    }
+                )
+            }
         } catch {
             throw CommandFailure("\(error)")
         }
@@ -38,7 +47,8 @@ struct Probe {
         let mode = sensor.mode
         let fellBack = sensor.fellBack
         sensor.stop()
-        withExtendedLifetime(deadline) {}
+        withExtendedLifetime(sources) {}
+        if interrupted { throw CommandFailure("probe interrupted; the accelerometer is stopped and restored") }
         guard let first, let mode else {
             throw CommandFailure(
                 "probe: no sample within \(options.pollFallback + 1.5) s (\(sensor.lastError ?? "no error reported"))"

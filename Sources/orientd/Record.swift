@@ -40,24 +40,16 @@ struct Record: ParsableCommand {
     func run() throws {
         let logger = Logger(label: "orientd.record")
         let options = sensor.sensorOptions
-        let discovery = try sensor.discover()
-        guard let chosen = discovery.chosen else {
-            throw CommandFailure("\(discovery.reason); nothing to record ('orientd sensors' lists what was found)")
-        }
-        let buffered = chosen.canBuffer && !options.forcePolling
-        let sink = try TraceSink(
-            path: output,
-            rateHz: buffered ? chosen.chooseFrequency(atLeast: options.rate) : options.rate
-        )
-
         let loop: EventLoop
         do {
             loop = try EventLoop()
         } catch {
             throw CommandFailure("\(error)")
         }
+        // No sample arrives before the loop runs, so the trace is opened once the sensor says what it found.
+        var sink: TraceSink?
         let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
-            sink.write(sample)
+            sink?.write(sample)
         }
         recorder.onStatusChange = { previous, current in
             switch current {
@@ -81,9 +73,21 @@ struct Record: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         recorder.start()
-        guard recorder.status == .active else {
+        guard recorder.status == .active, let chosen = recorder.accelerometer else {
             recorder.stop()
-            throw CommandFailure("cannot start the accelerometer: \(recorder.lastError ?? "unknown error")")
+            throw CommandFailure(
+                "no accelerometer to record: \(recorder.lastError ?? "unknown error") "
+                    + "('orientd sensors' lists what was found)"
+            )
+        }
+        do {
+            sink = try TraceSink(
+                path: output,
+                rateHz: recorder.mode == .buffer ? chosen.chooseFrequency(atLeast: options.rate) : options.rate
+            )
+        } catch {
+            recorder.stop()
+            throw error
         }
         logger.info(
             "recording",
@@ -99,9 +103,9 @@ struct Record: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         recorder.stop()
-        sink.finish()
+        sink?.finish()
         withExtendedLifetime(sources) {}
-        logger.info("recorded \(sink.samples) samples")
+        logger.info("recorded \(sink?.samples ?? 0) samples")
         if code != 0 { throw ExitCode(code) }
     }
 }

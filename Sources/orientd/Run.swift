@@ -10,7 +10,7 @@ import Glibc
 /// `orientd run`: the daemon.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the daemon (the default command).",
+        abstract: "Run the daemon.",
         discussion: """
             Serves the control socket (PROTOCOL.md: JSON lines; 'orientctl' is its client) and \
             runs the accelerometer only while a client is generating. Under systemd, the socket \

@@ -22,7 +22,8 @@ struct Sensors: ParsableCommand {
     var probe = false
 
     func run() throws {
-        Signals.unblockForForegroundCommand()
+        // A probe starts the sensor: it handles Ctrl-C on its loop, so that the device is put back.
+        if !probe { Signals.unblockForForegroundCommand() }
         let options = sensor.sensorOptions
         let discovery = try sensor.discover()
         var out = ""
