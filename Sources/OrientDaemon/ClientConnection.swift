@@ -23,6 +23,8 @@ final class ClientConnection {
     private(set) var readClosed = false
     /// Set once the connection is to be closed.
     private(set) var isClosed = false
+    /// Whether it was closed for letting its unsent output pass the bound.
+    private(set) var droppedForNotReading = false
 
     /// Called with each complete line.
     var onLine: (ClientConnection, [UInt8]) -> Void = { _, _ in }
@@ -65,6 +67,7 @@ final class ClientConnection {
             output.append(contentsOf: line)
         }
         if pendingOutput > outputLimit {
+            droppedForNotReading = true
             close(because: "its unsent output passed \(outputLimit / 1024) KiB: a client that does not read")
             return
         }

@@ -118,7 +118,7 @@ final class ControlServer {
     private func closed(_ client: ClientConnection, reason: String) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         logger.debug("connection closed: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
-        if reason.contains("does not read") {
+        if client.droppedForNotReading {
             logger.warning("dropped a connection: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
         }
         engine.clientClosed(client.id)
