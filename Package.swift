@@ -85,6 +85,16 @@ let package = Package(
             path: "Benchmarks/HotPathBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "DaemonBenchmarks",
+            dependencies: [
+                "OrientDaemon", "OrientProtocol", "OrientationCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DaemonBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
 

@@ -120,6 +120,20 @@ public final class Daemon {
         }
     }
 
+    /// Runs one iteration of the loop on the caller's thread: waits up to `timeout` seconds (nil:
+    /// until something happens) and dispatches what is ready. For driving the daemon in-process,
+    /// as the benchmarks do; ``run()`` is the daemon's own loop.
+    /// - Returns: `false` once the loop has finished (after SIGTERM or SIGINT).
+    /// - Throws: ``DaemonError`` when the iteration fails.
+    @discardableResult
+    package func step(timeout: Double?) throws(DaemonError) -> Bool {
+        do {
+            return try loop.runOnce(timeout: timeout)
+        } catch {
+            throw DaemonError("the event loop failed: \(error)")
+        }
+    }
+
     /// SIGHUP: re-reads the configuration. A good one applies without dropping a client; a bad
     /// one, or a `Supported=` that would leave nothing allowed, changes nothing and says why.
     private func reload() {
