@@ -5,7 +5,8 @@ Prints the machine, then, each with its method:
   1. event latency, buffered at 100 Hz (scripts/latency.py) and in poll mode at the default rate;
   2. CPU time of the daemon per 100,000 samples fed faster than real time, and per hour at 100 Hz;
   3. resident memory at start, after 10^6 samples and after 10,000 connections came and went;
-  4. wake-ups per second while nobody generates (context switches of all threads);
+  4. wake-ups per second while nobody generates (context switches of all threads), without and
+     with a watchdog (WATCHDOG_USEC, as a WatchdogSec= drop-in sets it);
   5. fan-out: time from the deciding scan to the last of 1000 generating clients;
   6. the parts of the binary: shared libraries, size, no FoundationInternationalization (nm).
 
@@ -53,7 +54,7 @@ def raise_nofile(n):
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, want), hard))
 
 
-def start(orientd, testbed, name, *args, config=None, nofile=None):
+def start(orientd, testbed, name, *args, config=None, nofile=None, environment=None):
     """A daemon on the testbed; its socket path."""
     emulated_reset(testbed)
     socket_path = os.path.join(WORK, name + ".socket")
@@ -63,7 +64,7 @@ def start(orientd, testbed, name, *args, config=None, nofile=None):
         with open(path, "w") as f:
             f.write(config)
         command += ["--config", path]
-    daemon = subprocess.Popen(command + list(args), env=emulated.child_environment(testbed),
+    daemon = subprocess.Popen(command + list(args), env={**emulated.child_environment(testbed), **(environment or {})},
                               stderr=open(os.path.join(WORK, name + ".log"), "w"),
                               preexec_fn=(lambda: raise_nofile(nofile)) if nofile else None)
     DAEMONS.append(daemon)
@@ -313,6 +314,39 @@ def section_cpu_memory_idle(a, testbed):
     stop(daemon)
 
 
+def section_watchdog(a, testbed, interval=10):
+    """Idle wake-ups with a watchdog (a drop-in's WatchdogSec=): they should be its pings alone."""
+    print(f"\n== 4b. wake-ups while nobody generates, with WatchdogSec={interval}s ({a.idle_sec:g} s)")
+    notify_path = os.path.join(WORK, "notify.socket")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(notify_path)
+    notify.setblocking(False)
+    daemon, _ = start(a.orientd, testbed, "watchdog",
+                      environment={"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": str(interval * 1_000_000)})
+    time.sleep(1)
+
+    def pings():
+        count = 0
+        while True:
+            try:
+                count += notify.recv(4096).split(b"\n").count(b"WATCHDOG=1")
+            except BlockingIOError:
+                return count
+
+    pings()
+    first = switches(daemon.pid)
+    time.sleep(a.idle_sec)
+    second = switches(daemon.pid)
+    total = sum(second[t] - first[t] for t in second if t in first)
+    sent = pings()
+    print(f"method: a daemon that nobody has used, with WATCHDOG_USEC and NOTIFY_SOCKET set as systemd sets "
+          f"them; context switches as in 4; WATCHDOG=1 datagrams counted on the notify socket")
+    print(f"context switches: {total} in {a.idle_sec:g} s; watchdog pings: {sent} "
+          f"({'only the pings' if total <= sent else 'more than the pings'})")
+    stop(daemon)
+    notify.close()
+
+
 def rss_by_mapping(pid):
     """[(file name, Rss kB)] from /proc/PID/smaps, largest first."""
     totals, name = {}, "[anon]"
@@ -329,109 +363,101 @@ def rss_by_mapping(pid):
     return sorted(totals.items(), key=lambda item: -item[1])
 
 
+def build_reader():
+    """scripts/fanout-reader.c, compiled into the work folder."""
+    binary = os.path.join(WORK, "fanout-reader")
+    for compiler in ("cc", "gcc", "clang"):
+        if shutil.which(compiler):
+            subprocess.run([compiler, "-O2", "-o", binary, os.path.join(HERE, "fanout-reader.c")], check=True)
+            return binary
+    sys.exit("perf: the fan-out figure needs a C compiler (cc, gcc or clang)")
+
+
+class ReaderOutput:
+    """The lines the fan-out reader prints, read with a timeout."""
+
+    def __init__(self, process):
+        self.process = process
+        self.fd = process.stdout.fileno()
+        os.set_blocking(self.fd, False)
+        self.pending = b""
+
+    def line(self, timeout):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            data = os.read(self.fd, 4096)
+            if not data:
+                sys.exit(f"perf: the fan-out reader ended ({self.process.wait()})")
+            self.pending += data
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.decode()
+
+    def drain(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.line(max(0.001, end - time.monotonic()))
+
+
 def section_fanout(a, testbed):
     print(f"\n== 5. fan-out to {a.clients} generating connections, {a.fanout_trials} changes")
+    reader_binary = build_reader()
     raise_nofile(a.clients + 200)
     daemon, path = start(a.orientd, testbed, "fanout", "--rate", "100", "--poll-fallback-sec", "10",
                          config=f"[Server]\nMaxClients={a.clients + 100}\n", nofile=a.clients + 200)
     first = Client(path)
     begin(first, daemon, testbed)
-    socks = []
-    for i in range(a.clients - 1):
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(5)
-        s.connect(path)
-        s.sendall(b'{"id": 1, "method": "begin"}\n')
-        reply = b""
-        while b"\n" not in reply:
-            data = s.recv(65536)
-            if not data:
-                sys.exit(f"perf: connection {i} closed by the daemon")
-            reply += data
-        s.setblocking(False)
-        socks.append(s)
-    socks.append(first.sock)
-    first.sock.setblocking(False)
-    poller = select.epoll()
-    for s in socks:
-        poller.register(s.fileno(), select.EPOLLIN)
-    buffers = {s.fileno(): b"" for s in socks}
+    reader = subprocess.Popen([reader_binary, path, str(a.clients)], stdout=subprocess.PIPE,
+                              preexec_fn=lambda: raise_nofile(a.clients + 200))
+    output = ReaderOutput(reader)
+    if output.line(60) != "ready":
+        sys.exit("perf: the fan-out reader did not get its connections ready")
+    # The reader's connections generate now; the first client, which enabled the buffer, leaves.
+    first.send({"id": 2, "method": "end"})
+    first.sock.close()
     pty = testbed.get_dev_fd(emulated.NODE)
 
-    def read_ready(timeout):
-        """(fd, arrival ns, data) of whatever is ready within `timeout`."""
-        out = []
-        for fd, _ in poller.poll(timeout):
-            arrived = time.monotonic_ns()
-            try:
-                data = os.read(fd, 1 << 20)
-            except BlockingIOError:
-                continue
-            if not data:
-                sys.exit("perf: the daemon closed a fan-out connection")
-            out.append((fd, arrived, data))
-        return out
-
-    # Settle on the first pose and empty every connection.
-    per_hold, rate = 60, 100
+    # Settle on the first pose; whatever the reader reports meanwhile is not measured.
+    per_hold = 60
     samples = tour(a.fanout_trials + 1)
     os.write(pty, b"".join(emulated.scan(*s) for s in samples[:per_hold]))
-    end = time.monotonic() + 1
-    while time.monotonic() < end:
-        read_ready(0.05)
+    output.drain(1)
     times, firsts, index = [], [], per_hold
     for change in range(1, a.fanout_trials + 1):
         start_i = change * per_hold
         os.write(pty, b"".join(emulated.scan(*s) for s in samples[index:start_i + 3]))
         index = start_i + 3
-        end = time.monotonic() + 0.05
-        while time.monotonic() < end:
-            read_ready(0.01)
-        for fd in buffers:
-            buffers[fd] = b""
-        written, got, decided = None, {}, False
-        while index < start_i + per_hold and not got:
+        output.drain(0.05)
+        written = first_at = None
+        while index < start_i + per_hold and first_at is None:
             written = time.monotonic_ns()
             os.write(pty, emulated.scan(*samples[index]))
             index += 1
-            deadline = time.monotonic() + 0.005
-            while time.monotonic() < deadline:
-                for fd, arrived, data in read_ready(max(0, deadline - time.monotonic())):
-                    buffers[fd] += data
-                    if b'"device"' in data and fd not in got:
-                        got[fd] = arrived
-                if got:
-                    break
-        if not got:
+            line = output.line(0.005)
+            if line and line.startswith("first "):
+                first_at = int(line.split()[1])
+        if first_at is None:
             sys.exit(f"perf: no event for fan-out change {change}")
-        deadline = time.monotonic() + 5
-        while len(got) < len(socks) and time.monotonic() < deadline:
-            for fd, arrived, data in read_ready(0.1):
-                buffers[fd] += data
-                if b'"device"' in data and fd not in got:
-                    got[fd] = arrived
-        # Confirm from the lines that each arrival held the device event.
-        ok = sum(1 for fd in buffers if any(json.loads(l).get("event") == "device"
-                                            for l in buffers[fd].split(b"\n") if l.strip()))
-        if len(got) < len(socks) or ok < len(socks):
-            print(f"change {change}: only {min(len(got), ok)} of {len(socks)} clients got the event")
+        line = output.line(5)
+        if not line or not line.startswith("last "):
+            print(f"change {change}: not every client got the event within 5 s ({line!r})")
             continue
-        times.append((max(got.values()) - written) / 1e6)
-        firsts.append((min(got.values()) - written) / 1e6)
-        decided = True
+        times.append((int(line.split()[1]) - written) / 1e6)
+        firsts.append((first_at - written) / 1e6)
+    reader.kill()
+    reader.wait()
     stop(daemon)
-    poller.close()
-    for s in socks:
-        s.close()
     if times:
-        print(f"method: {len(socks)} connections that began; a pose change fed as in 1a (bulk, then one scan "
-              f"every 5 ms); time from writing the deciding scan to the last client's device event, read "
-              f"with epoll by this one Python process (its reading is included)")
-        print(f"deciding scan -> last of {len(socks)} clients: p50 {percentile(times, 50):.2f} ms, "
+        print(f"method: {a.clients} connections that began, read with epoll by one C process "
+              f"(scripts/fanout-reader.c); a pose change fed as in 1a (bulk, then one scan every 5 ms); "
+              f"time from writing the deciding scan to the last client's device event")
+        print(f"deciding scan -> last of {a.clients} clients: p50 {percentile(times, 50):.2f} ms, "
               f"p99 {percentile(times, 99):.2f} ms, max {max(times):.2f} ms ({len(times)} changes)")
         print(f"deciding scan -> first client: p50 {percentile(firsts, 50):.2f} ms, "
-              f"p99 {percentile(firsts, 99):.2f} ms (the spread first -> last is the sending and this "
-              f"script's reading of {len(socks)} sockets, which share the machine's {os.cpu_count()} CPUs)")
+              f"p99 {percentile(firsts, 99):.2f} ms (the reader and the daemon share the machine's "
+              f"{os.cpu_count()} CPUs)")
     return times
 
 
@@ -463,7 +489,7 @@ def main():
     ap.add_argument("--connections", type=int, default=10000, help="connections for memory (default 10000)")
     ap.add_argument("--clients", type=int, default=1000, help="fan-out connections (default 1000)")
     ap.add_argument("--fanout-trials", type=int, default=20, help="fan-out changes (default 20)")
-    ap.add_argument("--skip", default="", help="comma-separated sections to skip: latency,poll,cpu,fanout")
+    ap.add_argument("--skip", default="", help="comma-separated sections to skip: latency,poll,cpu,watchdog,fanout")
     a = ap.parse_args()
     a.orientd = os.path.abspath(a.orientd)
     skip = set(a.skip.split(","))
@@ -479,6 +505,8 @@ def main():
         section_poll(a, testbed)
     if "cpu" not in skip:
         section_cpu_memory_idle(a, testbed)
+    if "watchdog" not in skip:
+        section_watchdog(a, testbed)
     if "fanout" not in skip:
         section_fanout(a, testbed)
     section_parts(a)
