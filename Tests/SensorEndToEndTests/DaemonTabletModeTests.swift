@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 extension EmulatedDeviceTests {
@@ -14,14 +15,21 @@ extension EmulatedDeviceTests {
             let daemon: RunningDaemon
             let client: DaemonConnection
             var feed: AccelerometerFeed
+            /// The configuration file the daemon reads (again on SIGHUP).
+            let configPath: String
 
             init(autoRotate: String, tabletSwitch: TabletSwitchFixture?) async throws {
+                try await self.init(autoRotate: autoRotate, tabletSwitches: tabletSwitch.map { [$0] } ?? [])
+            }
+
+            init(autoRotate: String, tabletSwitches: [TabletSwitchFixture]) async throws {
                 testbed = Testbed()
                 fixture = AccelerometerFixture()
                 try testbed.add(fixture.description)
-                try tabletSwitch?.add(to: testbed)
+                for tabletSwitch in tabletSwitches { try tabletSwitch.add(to: testbed) }
                 let sandbox = try DaemonSandbox()
                 let config = sandbox.directory + "/orientd.conf"
+                configPath = config
                 try "[Policy]\nAutoRotate=\(autoRotate)\n".write(toFile: config, atomically: true, encoding: .utf8)
                 daemon = try await RunningDaemon(
                     testbed: testbed,
@@ -45,6 +53,36 @@ extension EmulatedDeviceTests {
             /// The state `get` returns now, after every event sent before it (taken from the inbox and returned).
             func get() async throws -> DaemonJSON? {
                 try await client.call("get").state
+            }
+
+            /// Polls `get` until `condition` holds for its state; returns that state, or the last one seen.
+            func waitForState(_ condition: (DaemonJSON) -> Bool) async throws -> DaemonJSON? {
+                let deadline = ContinuousClock.now + .seconds(10)
+                var state: DaemonJSON?
+                while ContinuousClock.now < deadline {
+                    state = try await get()
+                    if let state, condition(state) { return state }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                return state
+            }
+
+            /// Polls `status` until the switches it lists (device node: tablet mode) satisfy `condition`.
+            func waitForSwitches(_ condition: ([String: Bool]) -> Bool) async throws -> Bool {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while ContinuousClock.now < deadline {
+                    let switches = try await client.call("status").result?["tablet_mode"]?["switches"]?.array ?? []
+                    let byDevice = Dictionary(
+                        switches.compactMap { entry in
+                            entry["device"]?.string.flatMap { device in entry["tablet_mode"]?.bool.map { (device, $0) }
+                            }
+                        },
+                        uniquingKeysWith: { first, _ in first }
+                    )
+                    if condition(byDevice) { return true }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                return false
             }
 
             /// Events that arrived and were not taken yet, after a `get` round trip as a barrier.
@@ -146,13 +184,7 @@ extension EmulatedDeviceTests {
             let before = try #require(try await setup.get()?["seq"]?.integer)
 
             try tabletSwitch.set(tablet: true, on: setup.testbed)
-            var state: DaemonJSON?
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline {
-                state = try await setup.get()
-                if state?["tablet_mode"]?.bool == true { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let state = try await setup.waitForState { $0["tablet_mode"]?.bool == true }
             #expect(state?["tablet_mode"]?.bool == true, "\(String(describing: state))")
             #expect(state?["interface"]?.string == "portrait", "\(String(describing: state))")
             #expect(
@@ -191,6 +223,73 @@ extension EmulatedDeviceTests {
             #expect(gone.map(\.event) == ["interface"], "\(gone)")
             #expect(gone.first?.state?["interface"]?.string == "portrait", "\(gone)")
             #expect(gone.first?.state?["tablet_mode"]?.isNull == true, "\(gone)")
+        }
+
+        @Test func anyOfSeveralSwitchesInTabletModeMeansTablet() async throws {
+            let first = TabletSwitchFixture(inputNumber: 7, eventNumber: 5)
+            let second = TabletSwitchFixture(inputNumber: 8, eventNumber: 6, name: "Ideapad extra buttons")
+            var setup = try await Setup(autoRotate: "tablet-mode", tabletSwitches: [first, second])
+            defer { setup.daemon.process.terminate() }
+            _ = try await setup.turn(to: .leftUp)
+            #expect(try await setup.get()?["interface"]?.string == "landscape-right")
+
+            try second.set(tablet: true, on: setup.testbed)
+            let folded = try await setup.client.nextChange(timeout: .seconds(10), "tablet mode from the second switch")
+            #expect(folded.first?.state?["interface"]?.string == "portrait", "\(folded)")
+            #expect(folded.first?.state?["tablet_mode"]?.bool == true, "\(folded)")
+
+            // The first switch joins, then (once the daemon has read that) the second leaves: one of them still
+            // says tablet, nothing changes.
+            try first.set(tablet: true, on: setup.testbed)
+            #expect(try await setup.waitForSwitches { $0 == ["/dev/input/event5": true, "/dev/input/event6": true] })
+            try second.set(tablet: false, on: setup.testbed)
+            #expect(try await setup.waitForSwitches { $0 == ["/dev/input/event5": true, "/dev/input/event6": false] })
+            let quiet = try await setup.pendingEvents()
+            #expect(quiet.isEmpty, "\(quiet)")
+            #expect(try await setup.get()?["tablet_mode"]?.bool == true)
+
+            try first.set(tablet: false, on: setup.testbed)
+            let unfolded = try await setup.client.nextChange(timeout: .seconds(10), "laptop mode from both switches")
+            #expect(unfolded.map(\.event) == ["interface"], "\(unfolded)")
+            #expect(unfolded.first?.state?["interface"]?.string == "landscape-right", "\(unfolded)")
+            #expect(unfolded.first?.state?["tablet_mode"]?.bool == false, "\(unfolded)")
+        }
+
+        @Test func switchesAreFoundByTheirCapabilitiesAndLidSwitchesAreSkipped() async throws {
+            // No ID_INPUT_SWITCH from udev: the kernel's capabilities/sw tells. A lid switch is opened and left.
+            let tabletSwitch = TabletSwitchFixture(initiallyTablet: true, udevMarksSwitch: false)
+            let lid = TabletSwitchFixture(inputNumber: 8, eventNumber: 6, name: "Lid Switch", switchBits: 0x01)
+            let setup = try await Setup(autoRotate: "tablet-mode", tabletSwitches: [tabletSwitch, lid])
+            defer { setup.daemon.process.terminate() }
+            #expect(try await setup.get()?["tablet_mode"]?.bool == true)
+            let report = try await setup.client.call("status").result?["tablet_mode"]
+            #expect(report?["auto_rotate"]?.string == "tablet-mode", "\(String(describing: report))")
+            #expect(report?["follows_device"]?.bool == true, "\(String(describing: report))")
+            let switches = report?["switches"]?.array ?? []
+            #expect(switches.count == 1, "\(String(describing: report))")
+            #expect(switches.first?["device"]?.string == "/dev/input/event5", "\(String(describing: report))")
+            #expect(switches.first?["name"]?.string == "Intel HID switches", "\(String(describing: report))")
+            #expect(switches.first?["tablet_mode"]?.bool == true, "\(String(describing: report))")
+        }
+
+        @Test func aReloadToTabletModeHoldsTheInterfaceAndBackToAlwaysReleasesIt() async throws {
+            let tabletSwitch = TabletSwitchFixture(initiallyTablet: false)
+            var setup = try await Setup(autoRotate: "always", tabletSwitch: tabletSwitch)
+            defer { setup.daemon.process.terminate() }
+            let turned = try await setup.turn(to: .leftUp)
+            #expect(turned.last?.state?["interface"]?.string == "portrait", "\(turned)")
+
+            try "[Policy]\nAutoRotate=tablet-mode\n".write(toFile: setup.configPath, atomically: true, encoding: .utf8)
+            setup.daemon.process.signal(SIGHUP)
+            let held = try await setup.client.nextChange(timeout: .seconds(10), "the reload to tablet-mode")
+            #expect(held.map(\.event) == ["interface"], "\(held)")
+            #expect(held.first?.state?["interface"]?.string == "landscape-right", "\(held)")
+
+            try "[Policy]\nAutoRotate=always\n".write(toFile: setup.configPath, atomically: true, encoding: .utf8)
+            setup.daemon.process.signal(SIGHUP)
+            let released = try await setup.client.nextChange(timeout: .seconds(10), "the reload to always")
+            #expect(released.map(\.event) == ["interface"], "\(released)")
+            #expect(released.first?.state?["interface"]?.string == "portrait", "\(released)")
         }
     }
 }

@@ -14,6 +14,12 @@ struct TabletSwitchFixture {
     var name = "Intel HID switches"
     /// Whether the switch reads tablet mode when the daemon opens it (the kernel's EVIOCGSW answer).
     var initiallyTablet = false
+    /// The switches the device has, as the kernel's `capabilities/sw` bitmap: bit 1 `SW_TABLET_MODE`, bit 0
+    /// `SW_LID` (a lid switch only: 0x01).
+    var switchBits: UInt8 = 0x02
+    /// Whether udev's input_id marked it `ID_INPUT_SWITCH=1` (false: a udev database without it, where only the
+    /// kernel's capabilities tell).
+    var udevMarksSwitch = true
 
     /// The input device's sysfs path.
     var inputSyspath: String { "/sys/devices/platform/INT33D6:00/input/input\(inputNumber)" }
@@ -22,30 +28,30 @@ struct TabletSwitchFixture {
     /// The device node.
     var deviceNode: String { "/dev/input/event\(eventNumber)" }
 
-    /// The umockdev description: the input device with its capabilities (EV_SYN, EV_SW; SW_TABLET_MODE), and its
-    /// evdev node with udev's `ID_INPUT_SWITCH`.
+    /// The umockdev description: the input device with its capabilities (EV_SYN, EV_SW; ``switchBits``), and its
+    /// evdev node, both with udev's `ID_INPUT_SWITCH` when ``udevMarksSwitch``.
     var description: String {
         """
         P: \(inputSyspath.dropFirst(4))
         E: SUBSYSTEM=input
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
+        E: ID_INPUT=1\(switchProperty)
         A: name=\(name)\\n
         A: capabilities/ev=21\\n
-        A: capabilities/sw=2\\n
+        A: capabilities/sw=\(String(switchBits, radix: 16))\\n
 
         P: \(syspath.dropFirst(4))
         N: input/event\(eventNumber)
         E: DEVNAME=\(deviceNode)
         E: SUBSYSTEM=input
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
+        E: ID_INPUT=1\(switchProperty)
         A: dev=13:\(64 + eventNumber)\\n
 
         """
     }
 
-    /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_SW; SW_TABLET_MODE among the
+    private var switchProperty: String { udevMarksSwitch ? "\nE: ID_INPUT_SWITCH=1" : "" }
+
+    /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_SW; ``switchBits`` among the
     /// switches; nothing else), no properties, no keys or LEDs held, and the switch state.
     var ioctlRecord: String {
         let nameBytes = Array(name.utf8) + [0]
@@ -58,7 +64,7 @@ struct TabletSwitchFixture {
             "EVIOCGBIT(2) 8 \(Self.hex([], size: 8))",
             "EVIOCGBIT(3) 8 \(Self.hex([], size: 8))",
             "EVIOCGBIT(4) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(5) 8 \(Self.hex([0x02], size: 8))",
+            "EVIOCGBIT(5) 8 \(Self.hex([switchBits], size: 8))",
             "EVIOCGBIT(17) 8 \(Self.hex([], size: 8))",
             "EVIOCGBIT(18) 8 \(Self.hex([], size: 8))",
             "EVIOCGBIT(21) 16 \(Self.hex([], size: 16))",
