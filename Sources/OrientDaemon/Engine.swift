@@ -124,9 +124,6 @@ final class Engine {
         autoRotate == .always || tabletMode != false
     }
 
-    /// Whether the interface follows the device now.
-    var followsDevice: Bool { policy.followsDevice }
-
     /// The tablet-mode switch changed (or appeared, or went). The policy starts or stops following the device;
     /// an interface change is sent as the usual `interface` event. A change of the switch alone sends no event
     /// of its own: it is counted in `seq` and shows in `tablet_mode` in every state from then on.

@@ -30,9 +30,12 @@ struct InputDeviceRecord: Equatable {
             }
             entry = udev_list_entry_get_next(current)
         }
-        return records.sorted {
-            $0.sysname.count != $1.sysname.count ? $0.sysname.count < $1.sysname.count : $0.sysname < $1.sysname
-        }
+        return records.sorted { nodeOrder($0.sysname, $1.sysname) }
+    }
+
+    /// Orders evdev names by number: `event2` before `event10`.
+    static func nodeOrder(_ first: String, _ second: String) -> Bool {
+        first.count != second.count ? first.count < second.count : first < second
     }
 
     /// The evdev node `sysname` (`event5`); nil when udev does not know it or it is not an evdev node.

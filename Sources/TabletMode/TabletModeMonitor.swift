@@ -24,7 +24,7 @@ public final class TabletModeMonitor {
     private let udev: Udev?
     private var monitor: HotplugMonitor?
     private var devices: [String: SwitchDevice] = [:]
-    /// Nodes that could not be opened, so that each is reported once rather than at every udev event.
+    /// Nodes (by udev name) that could not be opened, so that each is reported once rather than at every udev event.
     private var failed: Set<String> = []
     private let onChange: (Bool?) -> Void
 
@@ -33,10 +33,8 @@ public final class TabletModeMonitor {
 
     /// The switches watched now, in node order.
     public var switches: [Switch] {
-        devices.values.sorted {
-            $0.sysname.count != $1.sysname.count ? $0.sysname.count < $1.sysname.count : $0.sysname < $1.sysname
-        }
-        .map { Switch(device: $0.devnode, name: $0.name, tabletMode: $0.isTabletMode) }
+        devices.values.sorted { InputDeviceRecord.nodeOrder($0.sysname, $1.sysname) }
+            .map { Switch(device: $0.devnode, name: $0.name, tabletMode: $0.isTabletMode) }
     }
 
     /// Finds the switches present now and starts following hotplug; ``tabletMode`` holds their state on return.
@@ -46,13 +44,15 @@ public final class TabletModeMonitor {
         self.loop = loop
         self.logger = logger
         self.onChange = onChange
+        let udev: Udev
         do {
             udev = try Udev()
         } catch {
-            udev = nil
+            self.udev = nil
             logger.warning("the tablet-mode switch is not read: \(error)")
             return
         }
+        self.udev = udev
         do {
             // Listening first, so that a device added during the scan below is not missed.
             monitor = try HotplugMonitor(loop: loop, subsystem: "input") { [unowned self] action, sysname in
@@ -61,7 +61,7 @@ public final class TabletModeMonitor {
         } catch {
             logger.warning("input hotplug is not followed: a tablet-mode switch added later is not seen: \(error)")
         }
-        for record in InputDeviceRecord.all(udev!) {
+        for record in InputDeviceRecord.all(udev) {
             watch(record)
         }
         tabletMode = combined
@@ -79,7 +79,7 @@ public final class TabletModeMonitor {
                 [unowned self] device, outcome in
                 self.read(device, outcome)
             }
-            failed.remove(record.devnode)
+            failed.remove(record.sysname)
             guard let opened else {
                 logger.debug("no tablet-mode switch", metadata: ["device": "\(record.devnode)"])
                 return
@@ -93,7 +93,7 @@ public final class TabletModeMonitor {
                 ]
             )
         } catch {
-            if failed.insert(record.devnode).inserted {
+            if failed.insert(record.sysname).inserted {
                 logger.warning("cannot read a possible tablet-mode switch: \(error)")
             }
         }
@@ -122,6 +122,7 @@ public final class TabletModeMonitor {
         logger.debug("udev input event", metadata: ["action": "\(action)", "device": "\(sysname)"])
         switch action {
         case "remove":
+            failed.remove(sysname)
             guard let device = devices.removeValue(forKey: sysname) else { return }
             logger.info("tablet-mode switch removed", metadata: ["device": "\(device.devnode)"])
         case "add", "change", "bind":
