@@ -173,6 +173,24 @@ extension EmulatedDeviceTests {
             #expect(unlocked.result?["device"]?.string == "portrait", "\(unlocked)")
         }
 
+        @Test func afterDroppedEventsTheSwitchIsReadAgainFromTheKernel() async throws {
+            // The kernel's state (the ioctl record) says tablet; an event says laptop; then events are lost.
+            let tabletSwitch = TabletSwitchFixture(initiallyTablet: true)
+            var setup = try await Setup(autoRotate: "tablet-mode", tabletSwitch: tabletSwitch)
+            defer { setup.daemon.process.terminate() }
+            let turned = try await setup.turn(to: .leftUp)
+            #expect(turned.last?.state?["interface"]?.string == "portrait", "\(turned)")
+            try tabletSwitch.set(tablet: false, on: setup.testbed)
+            let unfolded = try await setup.client.nextChange(timeout: .seconds(10), "laptop mode")
+            #expect(unfolded.first?.state?["interface"]?.string == "landscape-right", "\(unfolded)")
+
+            try tabletSwitch.dropEvents(on: setup.testbed)
+            let resynchronised = try await setup.client.nextChange(timeout: .seconds(10), "the kernel's tablet mode")
+            #expect(resynchronised.map(\.event) == ["interface"], "\(resynchronised)")
+            #expect(resynchronised.first?.state?["interface"]?.string == "portrait", "\(resynchronised)")
+            #expect(resynchronised.first?.state?["tablet_mode"]?.bool == true, "\(resynchronised)")
+        }
+
         @Test func alwaysIgnoresTheSwitchButReportsIt() async throws {
             let tabletSwitch = TabletSwitchFixture(initiallyTablet: false)
             var setup = try await Setup(autoRotate: "always", tabletSwitch: tabletSwitch)

@@ -95,6 +95,12 @@ struct TabletSwitchFixture {
         )
     }
 
+    /// Sends `SYN_DROPPED`, as the kernel does when a reader's buffer overflowed: events were lost, and the reader
+    /// must ask the kernel for the state (EVIOCGSW, answered from the ioctl record).
+    func dropEvents(on testbed: Testbed) throws {
+        try testbed.write(Self.inputEvent(type: 0, code: 3, value: 0), to: deviceNode)
+    }
+
     /// One `struct input_event` of a 64-bit machine: a zero timeval (two longs), type, code, value (little-endian).
     static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
         [UInt8](repeating: 0, count: 16) + withUnsafeBytes(of: type.littleEndian, Array.init)
