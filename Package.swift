@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        .testTarget(name: "TabletModeTests", dependencies: ["TabletMode"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
         .testTarget(name: "OrientDaemonTests", dependencies: ["OrientDaemon", "OrientationCore", "EventLoop"]),
         .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),
