@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd"]),
@@ -37,13 +38,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The tablet-mode switch (SW_TABLET_MODE) through libevdev, found and followed through libudev.
+        .target(
+            name: "TabletMode",
+            dependencies: [
+                "CEvdev", "CUdev", "EventLoop", "IIOSensor",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The wire messages of PROTOCOL.md (FoundationEssentials JSON, never full Foundation).
         .target(name: "OrientProtocol", dependencies: ["OrientationCore"]),
         // The daemon: engine, control server, authorisation, state persistence.
         .target(
             name: "OrientDaemon",
             dependencies: [
-                "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop", "CSystemd",
+                "OrientationCore", "OrientProtocol", "IIOSensor", "TabletMode", "EventLoop", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -67,6 +76,7 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        .testTarget(name: "TabletModeTests", dependencies: ["TabletMode"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
         .testTarget(name: "OrientDaemonTests", dependencies: ["OrientDaemon", "OrientationCore", "EventLoop"]),
         .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),

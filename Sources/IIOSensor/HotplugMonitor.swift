@@ -1,27 +1,32 @@
 import CUdev
-import EventLoop
+package import EventLoop
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Watches udev for IIO devices coming and going; its fd is a source of the loop.
-final class HotplugMonitor {
+/// Watches udev for the devices of one subsystem coming and going (IIO for the accelerometer, input for
+/// the tablet-mode switch); its fd is a source of the loop.
+package final class HotplugMonitor {
     private let udev: Udev
     private let monitor: OpaquePointer
     private var source: IOSource?
     private let handler: (_ action: String, _ sysname: String) -> Void
 
-    /// Starts listening to udev's `iio` events.
+    /// Starts listening to udev's events of `subsystem`.
     /// - Throws: ``SensorError`` naming the libudev call that failed.
-    init(loop: EventLoop, handler: @escaping (_ action: String, _ sysname: String) -> Void) throws(SensorError) {
+    package init(
+        loop: EventLoop,
+        subsystem: String = "iio",
+        handler: @escaping (_ action: String, _ sysname: String) -> Void
+    ) throws(SensorError) {
         udev = try Udev()
         guard let monitor = udev_monitor_new_from_netlink(udev.pointer, "udev") else {
             throw SensorError.call("udev_monitor_new_from_netlink", errorNumber: errno)
         }
         self.monitor = monitor
         self.handler = handler
-        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
         if result >= 0 { result = udev_monitor_enable_receiving(monitor) }
         guard result >= 0 else {
             udev_monitor_unref(monitor)

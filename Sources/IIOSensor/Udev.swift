@@ -5,12 +5,13 @@ import Glibc
 #endif
 
 /// An owned libudev context: device properties from the hwdb (`ACCEL_MOUNT_MATRIX`,
-/// `ACCEL_LOCATION`) and sysfs paths of IIO devices.
-final class Udev {
-    let pointer: OpaquePointer
+/// `ACCEL_LOCATION`) and sysfs paths of IIO devices. Other targets of the package (the tablet-mode
+/// switch) use it for their own devices through ``pointer``.
+package final class Udev {
+    package let pointer: OpaquePointer
 
     /// Opens libudev (`udev_new`).
-    init() throws(SensorError) {
+    package init() throws(SensorError) {
         guard let created = udev_new() else { throw SensorError.call("udev_new", errorNumber: errno) }
         pointer = created
     }

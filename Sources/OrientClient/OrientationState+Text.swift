@@ -5,9 +5,11 @@ extension OrientationState {
     /// One line for people and scripts: `device=landscape-left interface=landscape-right rotation=0 lock=none`.
     ///
     /// `rotation` is the degrees, or `none` while the interface orientation is unknown; `lock` is `none` or the
-    /// locked orientations joined by commas (`lock=landscape-left,landscape-right`).
+    /// locked orientations joined by commas (`lock=landscape-left,landscape-right`). On a convertible whose
+    /// tablet-mode switch the daemon reads, ` tablet_mode=true` or ` tablet_mode=false` follows; without a switch
+    /// the line ends with the lock.
     public var stateLine: String {
-        orientationLine + " lock=" + Self.list(lock)
+        orientationLine + " lock=" + Self.list(lock) + (tabletMode.map { " tablet_mode=\($0)" } ?? "")
     }
 
     /// The line without the lock, as `orientctl watch` prints per event:

@@ -102,12 +102,6 @@ public struct Configuration: Sendable {
         entries.first { $0.section == section && $0.key == key }
     }
 
-    /// Notices to log about settings that are accepted but not fully in force.
-    public var notices: [String] {
-        settings.autoRotate == .tabletMode
-            ? ["AutoRotate=tablet-mode behaves as 'always' until tablet-mode support lands"] : []
-    }
-
     /// The effective configuration as `orientd check-config` prints it: the files read, then
     /// every key by section with its value and its source.
     public var report: String {
@@ -123,7 +117,6 @@ public struct Configuration: Sendable {
             let padding = String(repeating: " ", count: max(1, 32 - assignment.count))
             lines.append(assignment + padding + "# \(entry.source)")
         }
-        lines += notices.map { "# notice: \($0)" }
         return lines.joined(separator: "\n") + "\n"
     }
 }

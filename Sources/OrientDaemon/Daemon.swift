@@ -4,6 +4,7 @@ import IIOSensor
 public import Logging
 import OrientProtocol
 import OrientationCore
+import TabletMode
 
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,9 @@ public final class Daemon {
     private let logger: Logger
     private let engine: Engine
     private var sensor: AccelerometerSensor
+    private var tabletModeMonitor: TabletModeMonitor?
+    /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
+    private var saidNoSwitch = false
     private var server: ControlServer?
     private var signals: [SignalSource] = []
     private var settings: DaemonSettings
@@ -81,10 +85,32 @@ public final class Daemon {
         } catch {
             throw DaemonError("cannot handle signals: \(error)")
         }
-        if settings.autoRotate == .tabletMode { logger.notice("\(Self.tabletModeNotice)") }
+        let monitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned self] tabletMode in
+            self.engine.tabletModeChanged(to: tabletMode)
+            if !self.engine.inRequest { self.engine.flush() }
+            self.sayIfNoSwitch()
+        }
+        tabletModeMonitor = monitor
+        engine.tabletSwitches = { [unowned monitor] in
+            monitor.switches.map {
+                StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
+            }
+        }
+        engine.tabletModeChanged(to: monitor.tabletMode)
+        // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
+        engine.flush()
+        sayIfNoSwitch()
     }
 
-    private static let tabletModeNotice = "AutoRotate=tablet-mode behaves as 'always' until tablet-mode support lands"
+    /// With `AutoRotate=tablet-mode` and no switch, rotation follows the device as with `always`: said once,
+    /// the first time it happens (at start, on reload, or when the last switch goes).
+    private func sayIfNoSwitch() {
+        guard settings.autoRotate == .tabletMode, engine.tabletMode == nil, !saidNoSwitch else { return }
+        saidNoSwitch = true
+        logger.notice(
+            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until one appears"
+        )
+    }
 
     /// The sensor for `options`, feeding `engine`, discovered but stopped.
     private static func makeSensor(
@@ -180,9 +206,7 @@ public final class Daemon {
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
-        if new.autoRotate != old.autoRotate && new.autoRotate == .tabletMode {
-            logger.notice("\(Self.tabletModeNotice)")
-        }
+        sayIfNoSwitch()
         engine.flush()
         logger.info("configuration reloaded")
     }

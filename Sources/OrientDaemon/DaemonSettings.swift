@@ -36,7 +36,8 @@ public struct DaemonSettings: Sendable {
     public enum AutoRotate: String, Sendable, CaseIterable {
         /// Always.
         case always
-        /// Only in tablet mode; not implemented yet: behaves as ``always``.
+        /// Only while the tablet-mode switch says the convertible is folded as a tablet; in laptop mode the
+        /// interface stays at the natural orientation. Without a switch: as ``always``.
         case tabletMode = "tablet-mode"
     }
 }

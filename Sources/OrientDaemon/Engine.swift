@@ -16,6 +16,8 @@ final class Engine {
     private var policy: RotationPolicy
     private var generation = GenerationCounter()
     private var sensorState = SensorState.stopped
+    /// The tablet-mode switch: true folded as a tablet, false as a laptop, nil without a switch.
+    private(set) var tabletMode: Bool?
     private(set) var seq: UInt64 = 0
     private var pending: [OrientationEvent.Name: String?] = [:]
     /// Whether a request is being handled: its events wait until its reply is sent.
@@ -35,6 +37,8 @@ final class Engine {
     var clientCount: () -> Int = { 0 }
     /// The loop's clock, for `status`'s uptime.
     var now: () -> Double = { 0 }
+    /// The tablet-mode switches read now, for `status`.
+    var tabletSwitches: () -> [StatusReport.TabletMode.Switch] = { [] }
 
     init(settings: DaemonSettings, store: StateStore, authorizer: Authorizer, logger: Logger, now: Double) throws {
         self.settings = settings
@@ -72,7 +76,8 @@ final class Engine {
             lock: policy.lock,
             sensor: sensorState,
             generating: generation.isGenerating,
-            seq: seq
+            seq: seq,
+            tabletMode: tabletMode
         )
     }
 
@@ -108,6 +113,28 @@ final class Engine {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)
             apply(policy.setDevice(.unknown))
+        }
+    }
+
+    // MARK: Tablet mode
+
+    /// Whether the interface follows the device orientation: always, except with `AutoRotate=tablet-mode` while
+    /// a switch says the convertible is folded as a laptop. Without a switch it follows (as `always`).
+    private static func followsDevice(_ autoRotate: DaemonSettings.AutoRotate, tabletMode: Bool?) -> Bool {
+        autoRotate == .always || tabletMode != false
+    }
+
+    /// The tablet-mode switch changed (or appeared, or went). The policy starts or stops following the device;
+    /// an interface change is sent as the usual `interface` event. A change of the switch alone sends no event
+    /// of its own: it is counted in `seq` and shows in `tablet_mode` in every state from then on.
+    func tabletModeChanged(to value: Bool?) {
+        guard value != tabletMode else { return }
+        tabletMode = value
+        let quiet = pending.isEmpty
+        apply(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: value)))
+        if quiet && pending.isEmpty {
+            seq += 1
+            onStateChange(state)
         }
     }
 
@@ -304,6 +331,7 @@ final class Engine {
         if new.classifier != settings.classifier {
             classifier = OrientationClassifier(configuration: new.classifier)
         }
+        _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: tabletMode))
         let change = PolicyChangeSummary(from: policy, to: candidate)
         policy = candidate
         settings = new
@@ -337,7 +365,12 @@ final class Engine {
             clients: clientCount(),
             generatingConnections: generatingConnections,
             generationTotal: generationTotal,
-            state: state
+            state: state,
+            tabletMode: StatusReport.TabletMode(
+                autoRotate: settings.autoRotate.rawValue,
+                followsDevice: policy.followsDevice,
+                switches: tabletSwitches()
+            )
         )
     }
 }

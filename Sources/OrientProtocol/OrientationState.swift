@@ -51,6 +51,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
     public var generating: Bool
     /// Counts state changes.
     public var seq: UInt64
+    /// Whether the convertible is folded as a tablet (its `SW_TABLET_MODE` switch); nil without such a switch.
+    public var tabletMode: Bool?
 
     /// A state from its parts.
     public init(
@@ -61,7 +63,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
         lock: InterfaceOrientationMask?,
         sensor: SensorState,
         generating: Bool,
-        seq: UInt64
+        seq: UInt64,
+        tabletMode: Bool? = nil
     ) {
         self.device = device
         self.interface = interface
@@ -71,6 +74,7 @@ public struct OrientationState: Sendable, Hashable, Codable {
         self.sensor = sensor
         self.generating = generating
         self.seq = seq
+        self.tabletMode = tabletMode
     }
 
     /// The display transform of the rotation; nil while the interface orientation is unknown.
@@ -78,6 +82,7 @@ public struct OrientationState: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case device, interface, rotation, transform, allowed, lock, sensor, generating, seq
+        case tabletMode = "tablet_mode"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -103,6 +108,11 @@ public struct OrientationState: Sendable, Hashable, Codable {
         try container.encode(sensor, forKey: .sensor)
         try container.encode(generating, forKey: .generating)
         try container.encode(seq, forKey: .seq)
+        if let tabletMode {
+            try container.encode(tabletMode, forKey: .tabletMode)
+        } else {
+            try container.encodeNil(forKey: .tabletMode)
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -126,6 +136,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
         sensor = try container.decode(SensorState.self, forKey: .sensor)
         generating = try container.decode(Bool.self, forKey: .generating)
         seq = try container.decode(UInt64.self, forKey: .seq)
+        // Absent from daemons older than the field: unknown, as without a switch.
+        tabletMode = try container.decodeIfPresent(Bool.self, forKey: .tabletMode)
     }
 
     private static func wire<T>(

@@ -68,6 +68,51 @@ public struct StatusReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// The tablet-mode switch and what it does to rotation.
+    public struct TabletMode: Sendable, Hashable, Codable {
+        /// One input device with a `SW_TABLET_MODE` switch.
+        public struct Switch: Sendable, Hashable, Codable {
+            /// The device node (`/dev/input/event5`).
+            public var device: String
+            /// The input device's name.
+            public var name: String
+            /// What this switch reads.
+            public var tabletMode: Bool
+
+            /// A switch from its parts.
+            public init(device: String, name: String, tabletMode: Bool) {
+                self.device = device
+                self.name = name
+                self.tabletMode = tabletMode
+            }
+
+            private enum CodingKeys: String, CodingKey {
+                case device, name
+                case tabletMode = "tablet_mode"
+            }
+        }
+
+        /// `[Policy] AutoRotate=`: `always` or `tablet-mode`.
+        public var autoRotate: String
+        /// Whether the interface follows the device orientation now (false: held at the natural orientation).
+        public var followsDevice: Bool
+        /// The switches read; empty when the device has none.
+        public var switches: [Switch]
+
+        /// A tablet-mode report from its parts.
+        public init(autoRotate: String, followsDevice: Bool, switches: [Switch]) {
+            self.autoRotate = autoRotate
+            self.followsDevice = followsDevice
+            self.switches = switches
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case switches
+            case autoRotate = "auto_rotate"
+            case followsDevice = "follows_device"
+        }
+    }
+
     /// orientd's version.
     public var version: String
     /// Seconds since the daemon started.
@@ -81,6 +126,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var generationTotal: Int
     /// The state now.
     public var state: OrientationState
+    /// The tablet-mode switches and the rotation they allow; nil from daemons older than the field.
+    public var tabletMode: TabletMode?
 
     /// A report from its parts.
     public init(
@@ -90,7 +137,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
         clients: Int,
         generatingConnections: Int,
         generationTotal: Int,
-        state: OrientationState
+        state: OrientationState,
+        tabletMode: TabletMode? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -99,10 +147,12 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.generatingConnections = generatingConnections
         self.generationTotal = generationTotal
         self.state = state
+        self.tabletMode = tabletMode
     }
 
     private enum CodingKeys: String, CodingKey {
         case version, sensor, clients, state
+        case tabletMode = "tablet_mode"
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"
         case generationTotal = "generation_total"

@@ -3,6 +3,11 @@
 ///
 /// The allowed set is the intersection of the configured `Supported=` mask, the lock and every
 /// client's constraint. A change that would leave it empty is refused and changes nothing.
+///
+/// While the policy does not follow the device (``followsDevice`` false: `AutoRotate=tablet-mode` on a
+/// convertible folded as a laptop), the device asks for the natural orientation whatever its pose, and the
+/// resolution rule runs as usual on that request: the interface goes to the natural orientation if it is
+/// allowed, so a lock or constraint that excludes it still wins. The device orientation is kept and reported.
 public struct RotationPolicy: Sendable {
     /// The panel's natural orientation.
     public let natural: NaturalOrientation
@@ -18,6 +23,9 @@ public struct RotationPolicy: Sendable {
     public private(set) var device: DeviceOrientation = .unknown
     /// The interface orientation: `unknown` until the device asks for one or a lock or constraint is set.
     public private(set) var interface: InterfaceOrientation = .unknown
+    /// Whether the interface follows the device orientation; when false, the device asks for the natural
+    /// orientation whatever its pose (`AutoRotate=tablet-mode` in laptop mode).
+    public private(set) var followsDevice = true
 
     /// The orientations allowed now.
     public private(set) var allowed: InterfaceOrientationMask
@@ -55,6 +63,25 @@ public struct RotationPolicy: Sendable {
         resolve()
         change.finish(after: self)
         return change
+    }
+
+    /// Starts or stops following the device orientation (the tablet-mode switch under `AutoRotate=tablet-mode`),
+    /// and resolves the interface orientation again.
+    ///
+    /// Never refused: it changes what the device asks for, not the allowed set.
+    public mutating func setFollowsDevice(_ follows: Bool) -> PolicyChange {
+        var change = PolicyChange(before: self)
+        guard follows != followsDevice else { return change }
+        followsDevice = follows
+        resolve()
+        change.finish(after: self)
+        return change
+    }
+
+    /// The interface orientation the device asks for: its own, or the natural one while the policy does not
+    /// follow it; nil when it asks for none (`unknown`, face-up, face-down).
+    public var requestedInterfaceOrientation: InterfaceOrientation? {
+        followsDevice ? device.requestedInterfaceOrientation : .natural(natural)
     }
 
     /// Sets or removes the lock (`orientctl lock MASK`, `orientctl unlock`).
@@ -134,7 +161,7 @@ public struct RotationPolicy: Sendable {
 
     /// The resolution rule of ORIENTATION.md (iOS's `attemptRotationToDeviceOrientation`).
     private mutating func resolve() {
-        if let asked = device.requestedInterfaceOrientation, allowed.contains(asked) {
+        if let asked = requestedInterfaceOrientation, allowed.contains(asked) {
             interface = asked
         } else if allowed.contains(interface) {
             // Keep the current one.

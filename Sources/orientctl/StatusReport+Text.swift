@@ -23,6 +23,9 @@ extension StatusReport {
             ("last error", sensor.lastError ?? "none"),
         ]
         lines += details.compactMap { name, value in value.map { ("  " + name, $0) } }
+        if let tabletMode {
+            lines += Self.tabletModeLines(tabletMode, state: state)
+        }
         lines.append(
             ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
         )
@@ -30,6 +33,21 @@ extension StatusReport {
         return lines.map { name, value in
             (name + ":").padding(to: width) + value
         }.joined(separator: "\n")
+    }
+
+    /// `tablet mode:` with what it does to rotation, then one indented line per switch.
+    private static func tabletModeLines(_ report: TabletMode, state: OrientationState) -> [(String, String)] {
+        let mode = state.tabletMode.map { $0 ? "tablet" : "laptop" } ?? "unknown (no switch)"
+        let effect =
+            if !report.followsDevice {
+                "the interface stays natural (AutoRotate=tablet-mode)"
+            } else if report.autoRotate == "tablet-mode" && state.tabletMode == nil {
+                "rotates as with AutoRotate=always"
+            } else {
+                "the interface follows the device (AutoRotate=\(report.autoRotate))"
+            }
+        return [("tablet mode", "\(mode); \(effect)")]
+            + report.switches.map { ("  switch", "\($0.device) \($0.name): \($0.tabletMode ? "tablet" : "laptop")") }
     }
 
     private static func number(_ value: Double) -> String {

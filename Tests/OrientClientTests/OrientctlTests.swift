@@ -239,4 +239,60 @@ struct OrientctlTests {
             #expect(lines.last == "clients:        2 connected, 1 generating (count 1)")
         }
     }
+    @Test(
+        "status says what the tablet-mode switch does",
+        arguments: [
+            (
+                "tablet-mode", false, false as Bool?,
+                "tablet mode:    laptop; the interface stays natural (AutoRotate=tablet-mode)"
+            ),
+            (
+                "tablet-mode", true, true,
+                "tablet mode:    tablet; the interface follows the device (AutoRotate=tablet-mode)"
+            ),
+            ("tablet-mode", true, nil, "tablet mode:    unknown (no switch); rotates as with AutoRotate=always"),
+            ("always", true, false, "tablet mode:    laptop; the interface follows the device (AutoRotate=always)"),
+        ]
+    )
+    func statusTabletMode(autoRotate: String, follows: Bool, tabletMode: Bool?, line: String) async throws {
+        var report = Fixture.status
+        report.state.tabletMode = tabletMode
+        let switches =
+            tabletMode.map {
+                [
+                    StatusReport.TabletMode.Switch(
+                        device: "/dev/input/event5",
+                        name: "Intel HID switches",
+                        tabletMode: $0
+                    )
+                ]
+            } ?? []
+        report.tabletMode = .init(autoRotate: autoRotate, followsDevice: follows, switches: switches)
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "status"], in: directory)
+            let connection = try await peer.accept()
+            let request = try #require(try await connection.readLine())
+            guard case .request(let decoded) = RequestDecoder.decode(Array(request.utf8)), decoded.method == .status,
+                case .number(let id)? = decoded.id
+            else {
+                Issue.record("not a status request: \(request)")
+                return
+            }
+            try connection.send(Fixture.result(id, report))
+            #expect(try await process.wait() == 0)
+            let lines = process.output.split(separator: "\n").map(String.init)
+            #expect(lines.contains(line), "\(process.output)")
+            if let tabletMode {
+                #expect(
+                    lines.contains(
+                        "  switch:       /dev/input/event5 Intel HID switches: \(tabletMode ? "tablet" : "laptop")"
+                    )
+                )
+                #expect(lines.contains { $0.hasPrefix("state:") && $0.hasSuffix("tablet_mode=\(tabletMode)") })
+            } else {
+                #expect(!lines.contains { $0.hasPrefix("  switch:") })
+            }
+        }
+    }
 }

@@ -31,6 +31,19 @@ struct StateTextTests {
         #expect(state.orientationLine + " lock=" + line.split(separator: "=").last! == line)
     }
 
+    @Test(
+        "a tablet-mode switch adds tablet_mode at the end; without one the line ends with the lock",
+        arguments: [true, false]
+    )
+    func tabletModeLine(tablet: Bool) {
+        var state = Fixture.state(device: .portrait, interface: .landscapeRight)
+        state.tabletMode = tablet
+        #expect(
+            state.stateLine == "device=portrait interface=landscape-right rotation=0 lock=none tablet_mode=\(tablet)"
+        )
+        #expect(state.orientationLine == "device=portrait interface=landscape-right rotation=0")
+    }
+
     @Test("the watch line per event is CLI.md's")
     func orientationLine() {
         let state = Fixture.state(device: .portrait, interface: .portrait)

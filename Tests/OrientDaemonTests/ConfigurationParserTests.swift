@@ -157,6 +157,6 @@ import Glibc
         let defaults = try Configuration(texts: [("orientd.conf", nil)])
         #expect(configuration.entries.map(\.value) == defaults.entries.map(\.value))
         #expect(configuration.entries.allSatisfy { $0.source != .defaultValue })
-        #expect(shipped.contains("tablet-mode support lands"))
+        #expect(shipped.contains("Without a tablet-mode switch, tablet-mode\n# rotates as always does."))
     }
 }

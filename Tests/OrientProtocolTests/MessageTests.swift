@@ -24,7 +24,7 @@ import Testing
             #""id":7"#, #""device":"landscape-left""#, #""interface":"landscape-right""#, #""rotation":0"#,
             #""wayland":0"#, #""sway":"normal""#, #""xrandr":"normal""#, #""matrix":[1,0,0,0,1,0,0,0,1]"#,
             #""allowed":["portrait","portrait-upside-down","landscape-left","landscape-right"]"#,
-            #""lock":null"#, #""sensor":"active""#, #""generating":true"#, #""seq":42"#,
+            #""lock":null"#, #""sensor":"active""#, #""generating":true"#, #""seq":42"#, #""tablet_mode":null"#,
         ] {
             #expect(line.contains(fragment), "\(fragment) in \(line)")
         }
@@ -53,6 +53,29 @@ import Testing
         }
         #expect(id == .string("r"))
         #expect(try ServerMessage.result(OrientationState.self, from: body) == state)
+    }
+
+    @Test(arguments: [true, false, nil] as [Bool?])
+    func tabletModeIsEncodedAndRoundTrips(tabletMode: Bool?) throws {
+        var state = Self.state
+        state.tabletMode = tabletMode
+        let line = MessageEncoder.result(id: nil, state)
+        #expect(Self.text(line).contains(#""tablet_mode":\#(tabletMode.map(String.init) ?? "null")"#))
+        guard case .result(_, let body) = try ServerMessage.decode(Array(line.dropLast())) else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(try ServerMessage.result(OrientationState.self, from: body).tabletMode == tabletMode)
+    }
+
+    @Test func aStateWithoutTabletModeDecodesAsUnknown() throws {
+        let line = Self.text(MessageEncoder.result(id: nil, Self.state)).replacing(#","tablet_mode":null"#, with: "")
+        #expect(!line.contains("tablet_mode"))
+        guard case .result(_, let body) = try ServerMessage.decode(Array(line.utf8.dropLast())) else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(try ServerMessage.result(OrientationState.self, from: body).tabletMode == nil)
     }
 
     @Test func eventsCarryNamePreviousAndState() throws {

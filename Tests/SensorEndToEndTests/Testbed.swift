@@ -167,6 +167,23 @@ final class Testbed {
         }
     }
 
+    /// Answers the ioctls made on an emulated node from an ioctl record (`umockdev_testbed_load_ioctl`, the format of
+    /// `umockdev-record --ioctl`): each request must match a record's request and size exactly, or it fails with
+    /// ENOENT. The answers come from a thread of this process.
+    /// - Parameters:
+    ///   - node: `/dev/input/event5`.
+    ///   - record: the record's text.
+    func loadIoctl(_ node: String, record: String) throws {
+        let file = rootDirectory + "/ioctl-record-" + node.split(separator: "/").joined(separator: "-")
+        try record.write(toFile: file, atomically: true, encoding: .utf8)
+        var error: UnsafeMutablePointer<GError>?
+        if umockdev_testbed_load_ioctl(handle, node, file, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_error_free(error)
+            throw TestbedError(operation: "umockdev_testbed_load_ioctl \(node)", detail: message)
+        }
+    }
+
     /// Sets a sysfs attribute (`umockdev_testbed_set_attribute`), adding the trailing newline libiio needs.
     /// - Parameters:
     ///   - syspath: `/sys/devices/…`.

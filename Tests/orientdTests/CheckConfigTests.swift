@@ -24,7 +24,8 @@ import Testing
             #expect(lines.contains { $0.hasPrefix("FilterMs=100 ") && $0.hasSuffix("# default") })
             #expect(lines.contains { $0.hasPrefix("Socket=/run/orientd/socket ") && $0.hasSuffix("# default") })
             #expect(lines.contains("# \(path)"))
-            #expect(result.standardOutput.contains("tablet-mode support lands"))
+            #expect(lines.contains { $0.hasPrefix("AutoRotate=tablet-mode ") && $0.hasSuffix("# \(path):7") })
+            #expect(!result.standardOutput.contains("notice"), "tablet-mode is in force, nothing to warn about")
             for section in ["Sensor", "Classifier", "Policy", "Control", "Server", "Log"] {
                 #expect(lines.contains("[\(section)]"))
             }

@@ -1,0 +1,116 @@
+import CEvdev
+import EventLoop
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One input device with a tablet-mode switch (`SW_TABLET_MODE`): its non-blocking fd and libevdev handle,
+/// watched by the loop. The fd wakes the loop only when the device sends events.
+final class SwitchDevice {
+    /// The udev name (`event5`).
+    let sysname: String
+    /// The device node (`/dev/input/event5`).
+    let devnode: String
+    /// The device's name (`Intel HID switches`).
+    let name: String
+    /// Whether the switch reads tablet mode, as of the last event read.
+    private(set) var isTabletMode: Bool
+
+    private let fd: Int32
+    private let device: OpaquePointer
+    private var source: IOSource?
+
+    /// What reading the device's events came to.
+    enum ReadOutcome {
+        /// Events were read (the switch may or may not have changed).
+        case read
+        /// The device went away or failed; it is closed.
+        case closed(SwitchError)
+    }
+
+    /// Opens `devnode` (`open`, `libevdev_new_from_fd`), and watches it if it has a tablet-mode switch.
+    /// - Parameters:
+    ///   - onRead: Runs on the loop after the device's events were read, or after it closed.
+    /// - Returns: nil when the device has no `SW_TABLET_MODE` (a lid switch, a keyboard).
+    /// - Throws: ``SwitchError`` when the node cannot be opened or read.
+    static func open(
+        sysname: String,
+        devnode: String,
+        loop: EventLoop,
+        onRead: @escaping (SwitchDevice, ReadOutcome) -> Void
+    ) throws(SwitchError) -> SwitchDevice? {
+        let fd = Glibc.open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw SwitchError("open", device: devnode, errorNumber: errno) }
+        var handle: OpaquePointer?
+        let result = libevdev_new_from_fd(fd, &handle)
+        guard result >= 0, let handle else {
+            close(fd)
+            throw SwitchError("libevdev_new_from_fd", device: devnode, errorNumber: result)
+        }
+        guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1 else {
+            libevdev_free(handle)
+            close(fd)
+            return nil
+        }
+        let switchDevice = SwitchDevice(sysname: sysname, devnode: devnode, fd: fd, device: handle)
+        do {
+            switchDevice.source = try loop.addIO(fd: fd, events: .readable) {
+                [unowned switchDevice] events in
+                onRead(switchDevice, switchDevice.readEvents(events))
+            }
+        } catch {
+            throw SwitchError("sd_event_add_io", device: devnode, errorNumber: error.errorNumber)
+        }
+        return switchDevice
+    }
+
+    private init(sysname: String, devnode: String, fd: Int32, device: OpaquePointer) {
+        self.sysname = sysname
+        self.devnode = devnode
+        self.fd = fd
+        self.device = device
+        name = libevdev_get_name(device).map { String(cString: $0) } ?? sysname
+        isTabletMode = libevdev_get_event_value(device, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
+    }
+
+    deinit {
+        source = nil
+        libevdev_free(device)
+        close(fd)
+    }
+
+    /// Reads every pending event (`libevdev_next_event`), so that libevdev's copy of the switch state is current.
+    /// After `SYN_DROPPED` (the kernel's buffer overflowed) it takes the resynchronisation events, which bring
+    /// the state the kernel holds now.
+    private func readEvents(_ events: IOEvents) -> ReadOutcome {
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let result = libevdev_next_event(device, flags, &event)
+            if result == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
+                continue
+            } else if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+                flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+            } else if result == -EAGAIN {
+                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue { break }
+                flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+            } else if result == -EINTR {
+                continue
+            } else {
+                return stop(SwitchError("libevdev_next_event", device: devnode, errorNumber: result))
+            }
+        }
+        if !events.isDisjoint(with: [.hangUp, .error]) {
+            return stop(SwitchError("poll", device: devnode, errorNumber: ENODEV))
+        }
+        isTabletMode = libevdev_get_event_value(device, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
+        return .read
+    }
+
+    /// Stops watching the fd (it stays open until the device is released).
+    private func stop(_ error: SwitchError) -> ReadOutcome {
+        source = nil
+        return .closed(error)
+    }
+}

@@ -1,0 +1,33 @@
+import Testing
+
+@testable import TabletMode
+
+/// Which input devices are opened as possible tablet-mode switches, and in which order they are listed.
+@Suite struct InputDeviceRecordTests {
+    /// `capabilities/sw` as the kernel writes it: hexadecimal words, the lowest last.
+    @Test(
+        arguments: [
+            ("2", true),  // SW_TABLET_MODE alone (intel-vbtn, intel-hid)
+            ("3", true),  // SW_LID and SW_TABLET_MODE
+            ("1", false),  // a lid switch
+            ("4000", false),  // SW_LINEIN_INSERT (bit 14) only
+            ("0 2", true),  // more than one word
+            ("2 0", false),  // bit 1 of the higher word is not SW_TABLET_MODE
+            ("2\n", true),
+            ("", false),
+            ("zz", false),
+        ]
+    )
+    func tabletModeBit(capabilities: String, expected: Bool) {
+        #expect(InputDeviceRecord.hasTabletModeBit(capabilities) == expected)
+    }
+
+    @Test func noCapabilitiesMeansNoSwitch() {
+        #expect(!InputDeviceRecord.hasTabletModeBit(nil))
+    }
+
+    @Test func nodesAreOrderedByNumber() {
+        let names = ["event10", "event2", "event1", "event21", "event3"]
+        #expect(names.sorted(by: InputDeviceRecord.nodeOrder) == ["event1", "event2", "event3", "event10", "event21"])
+    }
+}
