@@ -17,6 +17,8 @@ public final class Daemon {
     private let engine: Engine
     private var sensor: AccelerometerSensor
     private var server: ControlServer?
+    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
+    private var sensorProxy: SensorProxyService?
     private var signals: [SignalSource] = []
     private var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
@@ -72,6 +74,16 @@ public final class Daemon {
         }
         engine.now = { [unowned loop] in loop.now }
         engine.onStateChange = { state in Self.notify(status: state) }
+        if settings.sensorProxyCompat {
+            let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
+            sensorProxy = service
+            engine.onStateChange = { [unowned service] state in
+                Self.notify(status: state)
+                service.refresh()
+            }
+            engine.onTiltChange = { [unowned service] in service.refresh() }
+            engine.busStatus = { [unowned service] in service.statusReport }
+        }
         do {
             for signal in [SIGTERM, SIGINT] {
                 signals.append(try loop.addSignal(signal) { [unowned self] in self.shutDown(signal: signal) })
@@ -163,6 +175,9 @@ public final class Daemon {
                 metadata: ["socket": "\(new.socketPath)"]
             )
         }
+        if new.sensorProxyCompat != old.sensorProxyCompat {
+            logger.notice("[DBus] Compat= changed: it takes effect at the next restart")
+        }
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
@@ -196,6 +211,10 @@ public final class Daemon {
     }
 
     private func shutDownNow() {
+        engine.onStateChange = { _ in }
+        engine.onTiltChange = {}
+        engine.busStatus = { nil }
+        sensorProxy = nil
         sensor.stop()
         server?.shutDown()
         server = nil

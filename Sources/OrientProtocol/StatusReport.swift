@@ -68,6 +68,46 @@ public struct StatusReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// The iio-sensor-proxy compatible D-Bus service (`[DBus] Compat=yes`).
+    public struct Bus: Sendable, Hashable, Codable {
+        /// One bus client that claimed the accelerometer.
+        public struct Client: Sendable, Hashable, Codable {
+            /// Its unique bus name, such as `:1.42`.
+            public var name: String
+            /// Its process id, if the bus told.
+            public var pid: Int?
+            /// Its command name, if the bus told.
+            public var command: String?
+            /// What it claimed: `accelerometer` (one generation count).
+            public var claims: [String]
+
+            /// A client from its parts.
+            public init(name: String, pid: Int?, command: String?, claims: [String]) {
+                self.name = name
+                self.pid = pid
+                self.command = command
+                self.claims = claims
+            }
+        }
+
+        /// The well-known name served, `net.hadess.SensorProxy`.
+        public var name: String
+        /// Whether the daemon owns the name now.
+        public var owned: Bool
+        /// Why it does not, if it does not.
+        public var problem: String?
+        /// The clients holding a claim.
+        public var clients: [Client]
+
+        /// A bus report from its parts.
+        public init(name: String, owned: Bool, problem: String?, clients: [Client]) {
+            self.name = name
+            self.owned = owned
+            self.problem = problem
+            self.clients = clients
+        }
+    }
+
     /// orientd's version.
     public var version: String
     /// Seconds since the daemon started.
@@ -81,6 +121,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var generationTotal: Int
     /// The state now.
     public var state: OrientationState
+    /// The D-Bus service; nil (absent on the wire) while it is off.
+    public var bus: Bus?
 
     /// A report from its parts.
     public init(
@@ -90,7 +132,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
         clients: Int,
         generatingConnections: Int,
         generationTotal: Int,
-        state: OrientationState
+        state: OrientationState,
+        bus: Bus? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -99,10 +142,11 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.generatingConnections = generatingConnections
         self.generationTotal = generationTotal
         self.state = state
+        self.bus = bus
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, sensor, clients, state
+        case version, sensor, clients, state, bus
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"
         case generationTotal = "generation_total"

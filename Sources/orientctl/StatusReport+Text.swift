@@ -26,6 +26,17 @@ extension StatusReport {
         lines.append(
             ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
         )
+        if let bus {
+            lines.append(
+                ("d-bus", bus.owned ? "\(bus.name) owned" : "\(bus.name) not owned: \(bus.problem ?? "unknown")")
+            )
+            lines.append(("  bus clients", bus.clients.isEmpty ? "none" : "\(bus.clients.count) claiming"))
+            lines += bus.clients.map { client in
+                let process = [client.command, client.pid.map { "pid \($0)" }].compactMap { $0 }.joined(separator: ", ")
+                let who = process.isEmpty ? client.name : "\(client.name) (\(process))"
+                return ("  " + who, client.claims.joined(separator: ", "))
+            }
+        }
         let width = (lines.map(\.0.count).max() ?? 0) + 2
         return lines.map { name, value in
             (name + ":").padding(to: width) + value
