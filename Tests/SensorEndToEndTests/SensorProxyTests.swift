@@ -113,9 +113,15 @@ extension EmulatedDeviceTests {
             #expect(status.result?["bus"]?["owned"]?.bool == true, "\(status)")
 
             let text = try await setup.orientctl(["status"])
-            #expect(text.outputText.contains("net.hadess.SensorProxy owned"), "\(text.report)")
             #expect(
-                text.outputLines.contains { $0.contains(client.uniqueName) && $0.hasSuffix("accelerometer") },
+                text.outputText.contains("net.hadess.SensorProxy owned, 1 bus client claiming"),
+                "\(text.report)"
+            )
+            #expect(
+                text.outputLines.contains {
+                    $0.hasPrefix("  \(client.uniqueName):") && $0.contains(" accelerometer (")
+                        && $0.contains("pid \(getpid())")
+                },
                 "\(text.report)"
             )
 
