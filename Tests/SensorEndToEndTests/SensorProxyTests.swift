@@ -215,6 +215,24 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
+        @Test func theBusGoingAwayEndsEveryClaim() async throws {
+            let setup = try await Setup()
+            let client = try BusClient(address: setup.bus.address)
+            try client.call("ClaimAccelerometer")
+            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
+            setup.bus.process.terminate()
+            await setup.bus.process.wait()
+            #expect(await setup.daemon.waitForBufferEnable("0", setup.fixture), "\(setup.report)")
+            let connection = try setup.daemon.connect()
+            let status = try await connection.call("status")
+            #expect(status.result?["bus"]?["owned"]?.bool == false, "\(status)")
+            #expect(status.result?["bus"]?["problem"]?.string?.contains("disconnected") == true, "\(status)")
+            #expect(status.result?["bus"]?["clients"]?.array?.isEmpty == true, "\(status)")
+            _ = try await connection.call("begin")
+            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
         @Test func monitorSensorFollowsTheTurningDevice() async throws {
             var setup = try await Setup()
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed)
