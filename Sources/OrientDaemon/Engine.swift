@@ -39,8 +39,7 @@ final class Engine {
     var now: () -> Double = { 0 }
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
     var tracksTilt = false
-    /// Called when the tilt changed without any change of state; a change of state reports it through
-    /// ``onStateChange``.
+    /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
     var onTiltChange: () -> Void = {}
     /// The D-Bus service's part of `status`; nil while it is off.
     var busStatus: () -> StatusReport.Bus? = { nil }
@@ -106,18 +105,19 @@ final class Engine {
 
     // MARK: Samples (the hot path)
 
-    /// One sample from the sensor: nothing but the classifier unless the orientation changes.
+    /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
+    /// orientation changes.
     func handle(_ sample: Sample) {
         let changed = classifier.update(sample)
         let tiltChanged =
             tracksTilt
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
-        guard changed else {
-            if tiltChanged { onTiltChange() }
-            return
+        if changed {
+            apply(policy.setDevice(classifier.deviceOrientation))
+            flush()
         }
-        apply(policy.setDevice(classifier.deviceOrientation))
-        flush()
+        // A change of state has reported the tilt with it already; then this finds nothing new to report.
+        if tiltChanged { onTiltChange() }
     }
 
     /// The sensor's status changed.
