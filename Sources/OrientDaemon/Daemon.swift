@@ -83,6 +83,7 @@ public final class Daemon {
             }
             engine.onTiltChange = { [unowned service] in service.refresh() }
             engine.busStatus = { [unowned service] in service.statusReport }
+            sensor.onDiscovery = { [unowned service] in service.refresh() }
         }
         do {
             for signal in [SIGTERM, SIGINT] {
@@ -192,8 +193,13 @@ public final class Daemon {
     private func restartSensor(options: SensorOptions) {
         let running = engine.generatingConnections > 0
         sensor.onStatusChange = nil
+        sensor.onDiscovery = nil
         sensor.stop()
         sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
+        if let sensorProxy {
+            sensor.onDiscovery = { [unowned sensorProxy] in sensorProxy.refresh() }
+            sensorProxy.refresh()
+        }
         if running { sensor.start() }
         logger.info("the sensor options changed: the sensor \(running ? "restarted" : "will use them")")
     }
@@ -214,6 +220,7 @@ public final class Daemon {
         engine.onStateChange = { _ in }
         engine.onTiltChange = {}
         engine.busStatus = { nil }
+        sensor.onDiscovery = nil
         sensorProxy = nil
         sensor.stop()
         server?.shutDown()

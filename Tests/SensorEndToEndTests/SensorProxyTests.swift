@@ -215,6 +215,39 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
+        @Test func hasAccelerometerFollowsHotplugWhileNobodyClaims() async throws {
+            let testbed = Testbed()
+            let bus = try await PrivateSystemBus(testbed: testbed)
+            let sandbox = try DaemonSandbox()
+            let configuration = sandbox.directory + "/orientd.conf"
+            try "[DBus]\nCompat=yes\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+            let daemon = try await RunningDaemon(
+                testbed: testbed,
+                sandbox: sandbox,
+                arguments: RunningDaemon.defaultArguments + ["--config", configuration],
+                environment: bus.environment
+            )
+            let context = "\(daemon.process.report)\n\(bus.process.report)"
+            #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<false>")
+            let monitor = try bus.start("gdbus", ["monitor"] + Self.destination, testbed: testbed)
+            #expect(await monitor.waitUntil("it monitors") { monitor.outputText.contains("Monitoring") })
+            #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
+
+            let fixture = AccelerometerFixture()
+            try testbed.add(fixture.description, announce: true)
+            try await bus.waitForProperty("HasAccelerometer", "<true>", testbed: testbed, context: context)
+            #expect(
+                await monitor.waitUntil("PropertiesChanged for the new accelerometer") {
+                    Self.signals(in: monitor).contains("'HasAccelerometer': <true>")
+                }
+            )
+            #expect(daemon.bufferEnable(fixture) == "0", "nobody claims: the sensor stays stopped")
+            try testbed.removeDevice(fixture.syspath, announce: true)
+            try await bus.waitForProperty("HasAccelerometer", "<false>", testbed: testbed, context: context)
+            monitor.terminate()
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         @Test func theBusGoingAwayEndsEveryClaim() async throws {
             let setup = try await Setup()
             let client = try BusClient(address: setup.bus.address)
