@@ -5,7 +5,7 @@
 #include <systemd/sd-login.h>
 
 // sd-bus declares its vtables with initializer macros (SD_BUS_METHOD, SD_BUS_PROPERTY), which Swift cannot
-// expand: these helpers write the tables of iio-sensor-proxy's interfaces into memory the caller owns, with the
+// expand: these functions write the tables of iio-sensor-proxy's interfaces into memory the caller owns, with the
 // caller's property getter and method handler (each dispatches on the member's name).
 
 /// The entries of the `net.hadess.SensorProxy` table.
@@ -19,7 +19,7 @@ static inline void orientd_sensor_proxy_vtable(
 ) {
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const uint64_t constant = SD_BUS_VTABLE_PROPERTY_CONST;
-    // Desktop sessions run as their user: without this flag sd-bus would demand CAP_SYS_ADMIN of callers.
+    // Desktops run as their user: without this flag sd-bus would demand CAP_SYS_ADMIN of callers.
     const uint64_t anyone = SD_BUS_VTABLE_UNPRIVILEGED;
     const sd_bus_vtable table[] = {
         SD_BUS_VTABLE_START(0),

@@ -187,7 +187,7 @@ extension EmulatedDeviceTests {
 
         @Test func aClaimantThatLeavesTheBusReleasesItsClaim() async throws {
             let setup = try await Setup()
-            // A desktop session claims as its own user, not as root.
+            // A desktop claims as its own user, not as root.
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed, user: 65534)
             #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(monitor.report)")
             kill(monitor.pid, SIGKILL)
