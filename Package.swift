@@ -83,7 +83,9 @@ let package = Package(
         // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
         .testTarget(
             name: "SensorEndToEndTests",
-            dependencies: ["orientd", "orientctl", "CUmockdev", "OrientationCore", "OrientClient", "OrientProtocol"]
+            dependencies: [
+                "orientd", "orientctl", "CUmockdev", "CSystemd", "OrientationCore", "OrientClient", "OrientProtocol",
+            ]
         ),
         .testTarget(name: "orientdTests", dependencies: ["orientd"]),
         .executableTarget(

@@ -1,3 +1,72 @@
+#include <string.h>
+#include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-login.h>
+
+// sd-bus declares its vtables with initializer macros (SD_BUS_METHOD, SD_BUS_PROPERTY), which Swift cannot
+// expand: these functions write the tables of iio-sensor-proxy's interfaces into memory the caller owns, with the
+// caller's property getter and method handler (each dispatches on the member's name).
+
+/// The entries of the `net.hadess.SensorProxy` table.
+static inline size_t orientd_sensor_proxy_vtable_count(void) { return 16; }
+
+/// Writes the `net.hadess.SensorProxy` table (orientd_sensor_proxy_vtable_count() entries) to `out`.
+static inline void orientd_sensor_proxy_vtable(
+    sd_bus_vtable *out,
+    sd_bus_property_get_t get,
+    sd_bus_message_handler_t method
+) {
+    const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
+    const uint64_t constant = SD_BUS_VTABLE_PROPERTY_CONST;
+    // Desktops run as their user: without this flag sd-bus would demand CAP_SYS_ADMIN of callers.
+    const uint64_t anyone = SD_BUS_VTABLE_UNPRIVILEGED;
+    const sd_bus_vtable table[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("HasAccelerometer", "b", get, 0, changes),
+        SD_BUS_PROPERTY("AccelerometerOrientation", "s", get, 0, changes),
+        SD_BUS_PROPERTY("AccelerometerTilt", "s", get, 0, changes),
+        SD_BUS_PROPERTY("HasAmbientLight", "b", get, 0, constant),
+        SD_BUS_PROPERTY("LightLevelUnit", "s", get, 0, constant),
+        SD_BUS_PROPERTY("LightLevel", "d", get, 0, constant),
+        SD_BUS_PROPERTY("HasProximity", "b", get, 0, constant),
+        SD_BUS_PROPERTY("ProximityNear", "b", get, 0, constant),
+        SD_BUS_METHOD("ClaimAccelerometer", "", "", method, anyone),
+        SD_BUS_METHOD("ReleaseAccelerometer", "", "", method, anyone),
+        SD_BUS_METHOD("ClaimLight", "", "", method, anyone),
+        SD_BUS_METHOD("ReleaseLight", "", "", method, anyone),
+        SD_BUS_METHOD("ClaimProximity", "", "", method, anyone),
+        SD_BUS_METHOD("ReleaseProximity", "", "", method, anyone),
+        SD_BUS_VTABLE_END,
+    };
+    _Static_assert(sizeof table / sizeof table[0] == 16, "keep orientd_sensor_proxy_vtable_count in step");
+    memcpy(out, table, sizeof table);
+}
+
+/// The entries of the `net.hadess.SensorProxy.Compass` table.
+static inline size_t orientd_compass_vtable_count(void) { return 6; }
+
+/// Writes the `net.hadess.SensorProxy.Compass` table (orientd_compass_vtable_count() entries) to `out`.
+static inline void orientd_compass_vtable(
+    sd_bus_vtable *out,
+    sd_bus_property_get_t get,
+    sd_bus_message_handler_t method
+) {
+    const uint64_t constant = SD_BUS_VTABLE_PROPERTY_CONST;
+    const uint64_t anyone = SD_BUS_VTABLE_UNPRIVILEGED;
+    const sd_bus_vtable table[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_PROPERTY("HasCompass", "b", get, 0, constant),
+        SD_BUS_PROPERTY("CompassHeading", "d", get, 0, constant),
+        SD_BUS_METHOD("ClaimCompass", "", "", method, anyone),
+        SD_BUS_METHOD("ReleaseCompass", "", "", method, anyone),
+        SD_BUS_VTABLE_END,
+    };
+    _Static_assert(sizeof table / sizeof table[0] == 6, "keep orientd_compass_vtable_count in step");
+    memcpy(out, table, sizeof table);
+}
+
+/// Answers a method call with an empty reply (`sd_bus_reply_method_return`, variadic in C).
+static inline int orientd_bus_reply_empty(sd_bus_message *call) {
+    return sd_bus_reply_method_return(call, NULL);
+}

@@ -74,6 +74,16 @@ public final class EventLoop {
         try EventLoopError.check(sd_event_set_watchdog(event, enabled ? 1 : 0), "sd_event_set_watchdog") > 0
     }
 
+    /// Runs `body` with the loop's `sd_event*`, for a libsystemd object that attaches itself to the loop (such as
+    /// `sd_bus_attach_event`) and takes its own reference.
+    ///
+    /// The pointer is valid only inside `body`; the caller must detach from the loop before it is released.
+    public func withUnsafeEventPointer<Result, Failure: Error>(
+        _ body: (OpaquePointer) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(event)
+    }
+
     /// Whether the loop has finished: exit was requested and the last iteration ran (`sd_event_get_state`).
     private var isFinished: Bool {
         sd_event_get_state(event) == Int32(SD_EVENT_FINISHED)

@@ -41,6 +41,8 @@ public final class AccelerometerSensor {
 
     /// Called with the old and new status on every change.
     public var onStatusChange: ((_ previous: Status, _ current: Status) -> Void)?
+    /// Called when a device is found or removed while the sensor is stopped (no status changes then).
+    public var onDiscovery: (() -> Void)?
     /// The accelerometer in use (or last used).
     public private(set) var accelerometer: Accelerometer?
     /// How it is read now; nil while not capturing.
@@ -117,6 +119,7 @@ public final class AccelerometerSensor {
             accelerometer = nil
             logger.notice("no accelerometer yet: \(error)")
         }
+        onDiscovery?()
     }
 
     private var wanted: Bool {
@@ -262,6 +265,7 @@ public final class AccelerometerSensor {
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case "remove" where sysname == accelerometer?.id:
             accelerometer = nil
+            onDiscovery?()
         case "add", "change", "bind":
             if case .stopped = state, accelerometer == nil {
                 refreshDiscovery()

@@ -22,10 +22,11 @@ struct ConfigurationKey: Sendable {
     var qualifiedName: String { "\(section).\(name)" }
 
     /// The sections in CONFIG.md's order.
-    static let sections = ["Sensor", "Classifier", "Policy", "Control", "Server", "Log"]
+    static let sections = ["Sensor", "Classifier", "Policy", "Control", "Server", "DBus", "Log"]
 
     /// Every key, in CONFIG.md's order.
-    static let all: [ConfigurationKey] = sensorKeys + classifierKeys + policyKeys + controlKeys + serverKeys + logKeys
+    static let all: [ConfigurationKey] =
+        sensorKeys + classifierKeys + policyKeys + controlKeys + serverKeys + dbusKeys + logKeys
 
     /// The key `name` of `section`.
     static func named(_ name: String, in section: String) -> ConfigurationKey? {
@@ -185,6 +186,10 @@ struct ConfigurationKey: Sendable {
         integer(section: "Server", name: "OutputLimitKiB", default: "256", range: 16...65536, unit: "KiB") {
             $1.outputLimit = $0 * 1024
         },
+    ]
+
+    private static let dbusKeys: [ConfigurationKey] = [
+        choice(section: "DBus", name: "Compat", default: "no", ["no", "yes"]) { $1.sensorProxyCompat = $0 == "yes" }
     ]
 
     private static let logKeys: [ConfigurationKey] = [

@@ -22,7 +22,6 @@ final class ControlServer {
     var outputLimit: Int
     private var source: IOSource?
     private var clients: [ClientID: ClientConnection] = [:]
-    private var nextID: UInt64 = 1
 
     /// Serves on `listener` (already listening).
     init(
@@ -73,8 +72,7 @@ final class ControlServer {
                 logger.error("cannot accept a connection: \(error)")
                 return
             }
-            let id = ClientID(nextID)
-            nextID += 1
+            let id = engine.newClientID()
             let client: ClientConnection
             do {
                 client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit)

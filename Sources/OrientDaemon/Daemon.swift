@@ -21,6 +21,8 @@ public final class Daemon {
     /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
     private var saidNoSwitch = false
     private var server: ControlServer?
+    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
+    private var sensorProxy: SensorProxyService?
     private var signals: [SignalSource] = []
     private var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
@@ -76,6 +78,17 @@ public final class Daemon {
         }
         engine.now = { [unowned loop] in loop.now }
         engine.onStateChange = { state in Self.notify(status: state) }
+        if settings.sensorProxyCompat {
+            let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
+            sensorProxy = service
+            engine.onStateChange = { [unowned service] state in
+                Self.notify(status: state)
+                service.refresh()
+            }
+            engine.onTiltChange = { [unowned service] in service.refresh() }
+            engine.busStatus = { [unowned service] in service.statusReport }
+            sensor.onDiscovery = { [unowned service] in service.refresh() }
+        }
         do {
             for signal in [SIGTERM, SIGINT] {
                 signals.append(try loop.addSignal(signal) { [unowned self] in self.shutDown(signal: signal) })
@@ -203,6 +216,9 @@ public final class Daemon {
                 metadata: ["socket": "\(new.socketPath)"]
             )
         }
+        if new.sensorProxyCompat != old.sensorProxyCompat {
+            logger.notice("[DBus] Compat= changed: it takes effect at the next restart")
+        }
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
@@ -215,8 +231,13 @@ public final class Daemon {
     private func restartSensor(options: SensorOptions) {
         let running = engine.generatingConnections > 0
         sensor.onStatusChange = nil
+        sensor.onDiscovery = nil
         sensor.stop()
         sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
+        if let sensorProxy {
+            sensor.onDiscovery = { [unowned sensorProxy] in sensorProxy.refresh() }
+            sensorProxy.refresh()
+        }
         if running { sensor.start() }
         logger.info("the sensor options changed: the sensor \(running ? "restarted" : "will use them")")
     }
@@ -234,6 +255,11 @@ public final class Daemon {
     }
 
     private func shutDownNow() {
+        engine.onStateChange = { _ in }
+        engine.onTiltChange = {}
+        engine.busStatus = { nil }
+        sensor.onDiscovery = nil
+        sensorProxy = nil
         sensor.stop()
         server?.shutDown()
         server = nil

@@ -26,6 +26,8 @@ public struct DaemonSettings: Sendable {
     public var maxClients = 64
     /// `[Server] OutputLimitKiB=`, in bytes.
     public var outputLimit = 256 * 1024
+    /// `[DBus] Compat=`: serve iio-sensor-proxy's `net.hadess.SensorProxy` on the system bus.
+    public var sensorProxyCompat = false
     /// `[Log] Level=`.
     public var logLevel = Logger.Level.info
 

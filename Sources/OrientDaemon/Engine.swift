@@ -25,6 +25,8 @@ final class Engine {
     /// Whether events are being sent; connections closed meanwhile wait in `closedWhileFlushing`.
     private var flushing = false
     private var closedWhileFlushing: [ClientID] = []
+    private var nextClientID: UInt64 = 1
+    private var tiltTracker = TiltTracker()
     let startTime: Double
 
     /// The sensor; set once the daemon has made it (it calls back into the engine).
@@ -39,6 +41,12 @@ final class Engine {
     var now: () -> Double = { 0 }
     /// The tablet-mode switches read now, for `status`.
     var tabletSwitches: () -> [StatusReport.TabletMode.Switch] = { [] }
+    /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
+    var tracksTilt = false
+    /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
+    var onTiltChange: () -> Void = {}
+    /// The D-Bus service's part of `status`; nil while it is off.
+    var busStatus: () -> StatusReport.Bus? = { nil }
 
     init(settings: DaemonSettings, store: StateStore, authorizer: Authorizer, logger: Logger, now: Double) throws {
         self.settings = settings
@@ -87,14 +95,34 @@ final class Engine {
     var generationTotal: Int { generation.total }
     /// Whether this connection receives events.
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
+    /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
+    var hasAccelerometer: Bool { sensorState != .absent && sensor?.accelerometer != nil }
+    /// The panel's natural orientation in force.
+    var natural: NaturalOrientation { policy.natural }
+    /// The tilt of the device (iio-sensor-proxy's `AccelerometerTilt`); undefined unless ``tracksTilt``.
+    var tilt: DeviceTilt { tiltTracker.tilt }
+
+    /// A new client identity, unique across the control socket's connections and the bus clients.
+    func newClientID() -> ClientID {
+        defer { nextClientID += 1 }
+        return ClientID(nextClientID)
+    }
 
     // MARK: Samples (the hot path)
 
-    /// One sample from the sensor: nothing but the classifier unless the orientation changes.
+    /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
+    /// orientation changes.
     func handle(_ sample: Sample) {
-        guard classifier.update(sample) else { return }
-        apply(policy.setDevice(classifier.deviceOrientation))
-        flush()
+        let changed = classifier.update(sample)
+        let tiltChanged =
+            tracksTilt
+            && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
+        if changed {
+            apply(policy.setDevice(classifier.deviceOrientation))
+            flush()
+        }
+        // A change of state has reported the tilt with it already; then this finds nothing new to report.
+        if tiltChanged { onTiltChange() }
     }
 
     /// The sensor's status changed.
@@ -112,6 +140,7 @@ final class Engine {
         if new != .active {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)
+            _ = tiltTracker.reset()
             apply(policy.setDevice(.unknown))
         }
     }
@@ -172,11 +201,7 @@ final class Engine {
         case (.get, _):
             return MessageEncoder.result(id: request.id, state)
         case (.begin, _):
-            let update = generation.begin(client)
-            if update.transition == .started {
-                sensor?.start()
-                if sensor == nil { sensorStatusChanged(to: .absent) }
-            }
+            let update = beginGenerating(client)
             return MessageEncoder.result(id: request.id, BeginResult(count: update.count, state: state))
         case (.end, _):
             let update: GenerationCounter.Update
@@ -241,7 +266,25 @@ final class Engine {
         }
     }
 
-    /// A connection closed: its count and constraint go.
+    /// Adds one to a client's count, starting the sensor when it is the first.
+    private func beginGenerating(_ client: ClientID) -> GenerationCounter.Update {
+        let update = generation.begin(client)
+        if update.transition == .started {
+            sensor?.start()
+            if sensor == nil { sensorStatusChanged(to: .absent) }
+        }
+        return update
+    }
+
+    /// A bus client claims the accelerometer: one count, as a connection's `begin`; the events follow.
+    func claim(for client: ClientID) {
+        inRequest = true
+        _ = beginGenerating(client)
+        inRequest = false
+        flush()
+    }
+
+    /// A connection closed, or a bus client released its claim or left the bus: its count and constraint go.
     func clientClosed(_ client: ClientID) {
         if flushing {
             closedWhileFlushing.append(client)
@@ -370,7 +413,8 @@ final class Engine {
                 autoRotate: settings.autoRotate.rawValue,
                 followsDevice: policy.followsDevice,
                 switches: tabletSwitches()
-            )
+            ),
+            bus: busStatus()
         )
     }
 }

@@ -113,6 +113,46 @@ public struct StatusReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// The iio-sensor-proxy compatible D-Bus service (`[DBus] Compat=yes`).
+    public struct Bus: Sendable, Hashable, Codable {
+        /// One bus client that claimed the accelerometer.
+        public struct Client: Sendable, Hashable, Codable {
+            /// Its unique bus name, such as `:1.42`.
+            public var name: String
+            /// Its process id, if the bus told.
+            public var pid: Int?
+            /// Its command name, if the bus told.
+            public var command: String?
+            /// What it claimed: `accelerometer` (one generation count).
+            public var claims: [String]
+
+            /// A client from its parts.
+            public init(name: String, pid: Int?, command: String?, claims: [String]) {
+                self.name = name
+                self.pid = pid
+                self.command = command
+                self.claims = claims
+            }
+        }
+
+        /// The well-known name served, `net.hadess.SensorProxy`.
+        public var name: String
+        /// Whether the daemon owns the name now.
+        public var owned: Bool
+        /// Why it does not, if it does not.
+        public var problem: String?
+        /// The clients holding a claim.
+        public var clients: [Client]
+
+        /// A bus report from its parts.
+        public init(name: String, owned: Bool, problem: String?, clients: [Client]) {
+            self.name = name
+            self.owned = owned
+            self.problem = problem
+            self.clients = clients
+        }
+    }
+
     /// orientd's version.
     public var version: String
     /// Seconds since the daemon started.
@@ -128,6 +168,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var state: OrientationState
     /// The tablet-mode switches and the rotation they allow; nil from daemons older than the field.
     public var tabletMode: TabletMode?
+    /// The D-Bus service; nil (absent on the wire) while it is off.
+    public var bus: Bus?
 
     /// A report from its parts.
     public init(
@@ -138,7 +180,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
         generatingConnections: Int,
         generationTotal: Int,
         state: OrientationState,
-        tabletMode: TabletMode? = nil
+        tabletMode: TabletMode? = nil,
+        bus: Bus? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -148,10 +191,11 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.generationTotal = generationTotal
         self.state = state
         self.tabletMode = tabletMode
+        self.bus = bus
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, sensor, clients, state
+        case version, sensor, clients, state, bus
         case tabletMode = "tablet_mode"
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"

@@ -29,6 +29,17 @@ extension StatusReport {
         lines.append(
             ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
         )
+        if let bus {
+            let claiming =
+                bus.clients.count == 1 ? "1 bus client claiming" : "\(bus.clients.count) bus clients claiming"
+            let served = bus.owned ? "\(bus.name) owned, \(claiming)" : "\(bus.name) not owned: \(bus.problem ?? "")"
+            lines.append(("d-bus", served))
+            lines += bus.clients.map { client in
+                let process = [client.command, client.pid.map { "pid \($0)" }].compactMap { $0 }
+                let claims = client.claims.joined(separator: ", ")
+                return ("  " + client.name, process.isEmpty ? claims : "\(claims) (\(process.joined(separator: ", ")))")
+            }
+        }
         let width = (lines.map(\.0.count).max() ?? 0) + 2
         return lines.map { name, value in
             (name + ":").padding(to: width) + value

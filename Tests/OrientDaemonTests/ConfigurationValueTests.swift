@@ -59,6 +59,8 @@ import Testing
         ("Server", "MaxClients", "4096", { $0.maxClients == 4096 }),
         ("Server", "OutputLimitKiB", "16", { $0.outputLimit == 16 * 1024 }),
         ("Server", "OutputLimitKiB", "65536", { $0.outputLimit == 65536 * 1024 }),
+        ("DBus", "Compat", "yes", { $0.sensorProxyCompat }),
+        ("DBus", "Compat", "no", { !$0.sensorProxyCompat }),
         ("Log", "Level", "debug", { $0.logLevel == .debug }),
         ("Log", "Level", "notice", { $0.logLevel == .notice }),
         ("Log", "Level", "error", { $0.logLevel == .error }),
@@ -113,6 +115,9 @@ import Testing
         ("Server", "MaxClients", "+5", "1–4096"),
         ("Server", "OutputLimitKiB", "15", "16–65536"),
         ("Server", "OutputLimitKiB", "65537", "16–65536"),
+        ("DBus", "Compat", "true", "no, yes"),
+        ("DBus", "Compat", "Yes", "no, yes"),
+        ("DBus", "Compat", "", "no, yes"),
         ("Log", "Level", "trace", "debug, info, notice, warning, error"),
         ("Log", "Level", "critical", "debug, info, notice, warning, error"),
     ]
@@ -139,7 +144,7 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 18)
+        #expect(configuration.entries.count == 19)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()
@@ -149,5 +154,6 @@ import Testing
         #expect(settings.supported == .all && settings.preferred == nil && settings.autoRotate == .always)
         #expect(settings.controlGroup == "orientd" && settings.seatUsers)
         #expect(settings.maxClients == 64 && settings.outputLimit == 256 * 1024 && settings.logLevel == .info)
+        #expect(!settings.sensorProxyCompat, "the D-Bus service is off by default")
     }
 }

@@ -37,17 +37,20 @@ final class RunningDaemon {
     static let defaultArguments = ["--rate", "50", "--poll-fallback-sec", "10"]
 
     /// Starts the daemon and waits until it answers `hello` on its socket.
+    /// - Parameter environment: extra variables for the daemon, such as `DBUS_SYSTEM_BUS_ADDRESS`.
     init(
         testbed: Testbed,
         sandbox: DaemonSandbox,
         arguments: [String] = RunningDaemon.defaultArguments,
+        environment: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         self.testbed = testbed
         self.sandbox = sandbox
         process = try ChildProcess.orientd(
             ["run", "--socket", sandbox.socketPath, "--state-dir", sandbox.stateDirectory] + arguments,
-            testbed: testbed
+            testbed: testbed,
+            environment: environment
         )
         var probe: DaemonConnection?
         let serving = await process.waitUntil("it accepts connections", timeout: .seconds(20)) {
@@ -223,8 +226,13 @@ struct AccelerometerFeed {
 
     /// Holds `posture` still for `seconds` (50 scans a second).
     mutating func hold(_ posture: Posture, seconds: Double = 1) throws {
+        try hold(reading: posture.reading, seconds: seconds)
+    }
+
+    /// Holds a corrected reading (counts, 1 g = 1000) still for `seconds`, for poses between the named ones.
+    mutating func hold(reading: AxisValues<Int64>, seconds: Double = 1) throws {
         let count = Int(seconds * 50)
-        let raw = rawReading(posture.reading)
+        let raw = rawReading(reading)
         let times = (0..<count).map { time + Int64($0) * 20_000_000 }
         time += Int64(count) * 20_000_000
         written += count

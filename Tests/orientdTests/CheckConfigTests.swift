@@ -18,7 +18,7 @@ import Testing
             #expect(result.status == 0, "\(result.standardError)")
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             let assignments = lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("[") }
-            #expect(assignments.count == 18, "\(result.standardOutput)")
+            #expect(assignments.count == 19, "\(result.standardOutput)")
             #expect(lines.contains { $0.hasPrefix("Rate=50 ") && $0.hasSuffix("# \(path):3") })
             #expect(lines.contains { $0.hasPrefix("Supported=landscape ") && $0.hasSuffix("# \(path):6") })
             #expect(lines.contains { $0.hasPrefix("FilterMs=100 ") && $0.hasSuffix("# default") })
@@ -26,7 +26,8 @@ import Testing
             #expect(lines.contains("# \(path)"))
             #expect(lines.contains { $0.hasPrefix("AutoRotate=tablet-mode ") && $0.hasSuffix("# \(path):7") })
             #expect(!result.standardOutput.contains("notice"), "tablet-mode is in force, nothing to warn about")
-            for section in ["Sensor", "Classifier", "Policy", "Control", "Server", "Log"] {
+            #expect(lines.contains { $0.hasPrefix("Compat=no ") && $0.hasSuffix("# default") })
+            for section in ["Sensor", "Classifier", "Policy", "Control", "Server", "DBus", "Log"] {
                 #expect(lines.contains("[\(section)]"))
             }
         }

@@ -43,6 +43,31 @@ struct SystemdUnitTests {
             "systemd-analyze verify complained:\n\(system.standardError)"
         )
 
+        // The drop-in that replaces iio-sensor-proxy, loaded beside the unit, with iio-sensor-proxy masked as
+        // docs/gnome-kde.md says (an unmasked one would claim the same BusName=).
+        let dropIns = folder.appendingPathComponent("orientd.service.d")
+        try FileManager.default.createDirectory(at: dropIns, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.systemdFolder.appendingPathComponent("orientd-sensorproxy.conf"),
+            to: dropIns.appendingPathComponent("sensorproxy.conf")
+        )
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("iio-sensor-proxy.service").path,
+            withDestinationPath: "/dev/null"
+        )
+        let replacing = try CommandRunner.run(
+            analyze,
+            [
+                "verify", "--man=no", folder.appendingPathComponent("orientd.socket").path,
+                folder.appendingPathComponent("orientd.service").path,
+            ]
+        )
+        #expect(replacing.status == 0, "systemd-analyze verify failed with the drop-in:\n\(replacing.standardError)")
+        #expect(
+            !replacing.standardError.contains("orientd") && !replacing.standardError.contains("bus name"),
+            "systemd-analyze verify complained about the drop-in:\n\(replacing.standardError)"
+        )
+
         // The user unit, in a user manager with a private runtime folder.
         let runtime = folder.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(
@@ -183,6 +208,8 @@ struct SystemdUnitTests {
             "lib/sysusers.d/orientd.conf",
             "lib/udev/rules.d/61-orientd.rules",
             "share/doc/orientd/orientd-network.conf",
+            "share/doc/orientd/orientd-sensorproxy.conf",
+            "share/dbus-1/system.d/net.hadess.SensorProxy.conf",
             "share/orientd/install-manifest",
             "share/bash-completion/completions/orientd", "share/bash-completion/completions/orientctl",
             "share/zsh/site-functions/_orientd", "share/zsh/site-functions/_orientctl",

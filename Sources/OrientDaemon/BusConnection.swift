@@ -1,0 +1,88 @@
+import CSystemd
+import EventLoop
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to the system bus (sd-bus), dispatched by the daemon's event loop: owns its `sd_bus*`.
+///
+/// `sd_bus_attach_event` makes the bus one more source of the loop (its fd, its timeouts), so the connection
+/// needs no IO source of its own. Use it only from the loop's thread.
+final class BusConnection {
+    /// The `sd_bus*` this object owns.
+    let bus: OpaquePointer
+
+    /// Connects to the system bus (`sd_bus_open_system`: `$DBUS_SYSTEM_BUS_ADDRESS`, else
+    /// `/run/dbus/system_bus_socket`) and attaches it to `loop` (`sd_bus_attach_event`).
+    /// - Throws: ``BusError`` naming the call that failed.
+    init(loop: EventLoop, description: String) throws(BusError) {
+        var bus: OpaquePointer?
+        try BusError.check(sd_bus_open_system(&bus), "sd_bus_open_system")
+        self.bus = bus!
+        _ = sd_bus_set_description(self.bus, description)
+        let attached = loop.withUnsafeEventPointer { event in sd_bus_attach_event(self.bus, event, 0) }
+        try BusError.check(attached, "sd_bus_attach_event")
+    }
+
+    deinit {
+        // Sends what is queued, detaches from the loop and closes; the bus then releases the names held.
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// Takes a well-known name (`sd_bus_request_name`, waiting for the bus's answer), without queueing for it.
+    /// - Throws: ``BusError``: `EEXIST` when another connection owns it, `EACCES` when the bus policy forbids it.
+    func requestName(_ name: String) throws(BusError) {
+        try BusError.check(sd_bus_request_name(bus, name, 0), "sd_bus_request_name", name)
+    }
+
+    /// The connection's unique name, such as `:1.7`.
+    var uniqueName: String? {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Whether the connection is open (not closed by the bus or after an error).
+    var isOpen: Bool { sd_bus_is_open(bus) > 0 }
+
+    /// Broadcasts `org.freedesktop.DBus.Properties.PropertiesChanged` with the new values of `names`
+    /// (`sd_bus_emit_properties_changed_strv`; sd-bus reads them through the object's getters).
+    /// - Throws: ``BusError`` naming the call.
+    func emitPropertiesChanged(path: String, interface: String, names: [String]) throws(BusError) {
+        var strings = names.map { strdup($0) } + [nil]
+        defer {
+            for string in strings { free(string) }
+        }
+        let result = strings.withUnsafeMutableBufferPointer { buffer in
+            sd_bus_emit_properties_changed_strv(bus, path, interface, buffer.baseAddress)
+        }
+        try BusError.check(result, "sd_bus_emit_properties_changed", names.joined(separator: ", "))
+    }
+}
+
+/// A failed sd-bus call: the C function, what it was about, and the errno it returned.
+struct BusError: Error, Sendable, CustomStringConvertible {
+    /// The C function that failed, such as `sd_bus_request_name`.
+    let operation: String
+    /// What the call was about, such as the name requested; empty when the operation says it all.
+    let subject: String
+    /// The errno value (sd-bus returns `-errno`).
+    let errorNumber: Int32
+
+    var description: String {
+        let call = subject.isEmpty ? operation : "\(operation)(\(subject))"
+        return "\(call): \(String(cString: strerror(errorNumber)))"
+    }
+
+    /// Returns `result` when it is not negative, or throws the error it encodes.
+    @discardableResult
+    static func check(
+        _ result: Int32,
+        _ operation: String,
+        _ subject: @autoclosure () -> String = ""
+    ) throws(BusError) -> Int32 {
+        guard result < 0 else { return result }
+        throw BusError(operation: operation, subject: subject(), errorNumber: -result)
+    }
+}

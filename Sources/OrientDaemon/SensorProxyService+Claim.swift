@@ -1,0 +1,70 @@
+import CSystemd
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SensorProxyService {
+    /// One bus client's claim of the accelerometer: its generation identity, and the `sd_bus_track` that tells
+    /// when its unique name leaves the bus.
+    final class Claim {
+        let name: String
+        let id: ClientID
+        let pid: Int?
+        let command: String?
+        private let track: OpaquePointer
+        private let onGone: (String) -> Void
+
+        init(
+            name: String,
+            id: ClientID,
+            bus: OpaquePointer,
+            message: OpaquePointer,
+            onGone: @escaping (String) -> Void
+        ) throws(BusError) {
+            self.name = name
+            self.id = id
+            self.onGone = onGone
+            (pid, command) = Self.identify(message)
+            var track: OpaquePointer?
+            try BusError.check(
+                sd_bus_track_new(
+                    bus,
+                    &track,
+                    { _, userdata in
+                        guard let userdata else { return 0 }
+                        let claim = Unmanaged<Claim>.fromOpaque(userdata).takeUnretainedValue()
+                        claim.onGone(claim.name)
+                        return 0
+                    },
+                    nil
+                ),
+                "sd_bus_track_new"
+            )
+            self.track = track!
+            // Unretained: the service keeps the claim while it lives, and deinit drops the track with it.
+            sd_bus_track_set_userdata(self.track, Unmanaged.passUnretained(self).toOpaque())
+            try BusError.check(sd_bus_track_add_name(self.track, name), "sd_bus_track_add_name", name)
+        }
+
+        deinit {
+            // Safe inside the track's own handler: sd-bus holds a reference while it dispatches.
+            sd_bus_track_set_userdata(track, nil)
+            sd_bus_track_unref(track)
+        }
+
+        /// The sender's process id and command name, when the bus tells them (for `status` and the log).
+        private static func identify(_ message: OpaquePointer) -> (Int?, String?) {
+            var creds: OpaquePointer?
+            let mask = UInt64(SD_BUS_CREDS_PID) | UInt64(SD_BUS_CREDS_COMM) | UInt64(SD_BUS_CREDS_AUGMENT)
+            guard sd_bus_query_sender_creds(message, mask, &creds) >= 0, let creds else { return (nil, nil) }
+            defer { sd_bus_creds_unref(creds) }
+            var pid: pid_t = 0
+            var comm: UnsafePointer<CChar>?
+            let knownPID = sd_bus_creds_get_pid(creds, &pid) >= 0 ? Int(pid) : nil
+            let command = sd_bus_creds_get_comm(creds, &comm) >= 0 ? comm.map { String(cString: $0) } : nil
+            return (knownPID, command)
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import CSystemd
+import EventLoop
+import Logging
+import OrientProtocol
+import OrientationCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// iio-sensor-proxy's D-Bus API on the system bus (`[DBus] Compat=yes`), so that GNOME (mutter), KDE (KWin) and
+/// other clients of `net.hadess.SensorProxy` read orientd's orientation without any change on their side.
+///
+/// Each bus client that calls `ClaimAccelerometer` holds one generation count, like a socket connection's
+/// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claimant). The light,
+/// proximity and compass parts report no sensor and their claims do nothing. A failure to reach the bus or to
+/// own the name is logged and shown in `status`; the control socket keeps serving.
+final class SensorProxyService {
+    static let busName = "net.hadess.SensorProxy"
+    static let objectPath = "/net/hadess/SensorProxy"
+    static let interface = "net.hadess.SensorProxy"
+    static let compassPath = "/net/hadess/SensorProxy/Compass"
+    static let compassInterface = "net.hadess.SensorProxy.Compass"
+
+    private let engine: Engine
+    private let logger: Logger
+    private var connection: BusConnection?
+    private var slots: [OpaquePointer] = []
+    private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
+    private var claims: [String: Claim] = [:]
+    private var properties: SensorProxyProperties
+    private var owned = false
+    private var problem: String?
+
+    /// Connects to the system bus, publishes the objects and takes the name; on failure logs why and stays off
+    /// the bus (``statusReport`` tells).
+    init(loop: EventLoop, engine: Engine, logger: Logger) {
+        self.engine = engine
+        self.logger = logger
+        properties = Self.properties(of: engine)
+        engine.tracksTilt = true
+        do {
+            let connection = try BusConnection(loop: loop, description: "orientd-sensor-proxy")
+            self.connection = connection
+            try publish(on: connection)
+            try connection.requestName(Self.busName)
+            owned = true
+            logger.info(
+                "serving \(Self.busName) on the system bus",
+                metadata: ["unique-name": "\(connection.uniqueName ?? "?")"]
+            )
+        } catch {
+            fail(Self.explain(error))
+        }
+    }
+
+    deinit {
+        claims.removeAll()
+        for slot in slots { sd_bus_slot_unref(slot) }
+        connection = nil
+        for table in tables { table.deallocate() }
+    }
+
+    /// The bus part of `status`.
+    var statusReport: StatusReport.Bus {
+        StatusReport.Bus(
+            name: Self.busName,
+            owned: owned,
+            problem: problem,
+            clients: claims.values.sorted { $0.name < $1.name }.map {
+                StatusReport.Bus.Client(name: $0.name, pid: $0.pid, command: $0.command, claims: ["accelerometer"])
+            }
+        )
+    }
+
+    /// Recomputes the properties from the engine and signals the ones that changed.
+    func refresh() {
+        let new = Self.properties(of: engine)
+        let names = new.changedNames(from: properties)
+        properties = new
+        guard !names.isEmpty, owned, let connection else { return }
+        do {
+            try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
+        } catch {
+            logger.warning("PropertiesChanged not sent: \(error)")
+        }
+    }
+
+    private static func properties(of engine: Engine) -> SensorProxyProperties {
+        SensorProxyProperties(
+            hasAccelerometer: engine.hasAccelerometer,
+            orientation: SensorProxyProperties.orientation(interface: engine.state.interface, natural: engine.natural),
+            tilt: SensorProxyProperties.tilt(engine.tilt)
+        )
+    }
+
+    // MARK: Bus objects
+
+    /// Adds both objects' vtables and a filter that notices the bus going away.
+    private func publish(on connection: BusConnection) throws(BusError) {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        let main = UnsafeMutablePointer<sd_bus_vtable>.allocate(capacity: orientd_sensor_proxy_vtable_count())
+        tables.append(main)
+        orientd_sensor_proxy_vtable(main, Self.getProperty, Self.callMethod)
+        let compass = UnsafeMutablePointer<sd_bus_vtable>.allocate(capacity: orientd_compass_vtable_count())
+        tables.append(compass)
+        orientd_compass_vtable(compass, Self.getProperty, Self.callMethod)
+
+        var slot: OpaquePointer?
+        try BusError.check(
+            sd_bus_add_object_vtable(connection.bus, &slot, Self.objectPath, Self.interface, main, userdata),
+            "sd_bus_add_object_vtable",
+            Self.interface
+        )
+        slots.append(slot!)
+        try BusError.check(
+            sd_bus_add_object_vtable(connection.bus, &slot, Self.compassPath, Self.compassInterface, compass, userdata),
+            "sd_bus_add_object_vtable",
+            Self.compassInterface
+        )
+        slots.append(slot!)
+        try BusError.check(
+            sd_bus_add_filter(connection.bus, &slot, Self.filter, userdata),
+            "sd_bus_add_filter"
+        )
+        slots.append(slot!)
+    }
+
+    /// The property getter of both vtables (`sd_bus_property_get_t`): appends the value to the reply.
+    private static let getProperty: sd_bus_property_get_t = { _, _, _, property, reply, userdata, _ in
+        guard let property, let reply, let userdata else { return -EINVAL }
+        let service = Unmanaged<SensorProxyService>.fromOpaque(userdata).takeUnretainedValue()
+        return service.append(String(cString: property), to: reply)
+    }
+
+    /// The method handler of both vtables (`sd_bus_message_handler_t`).
+    private static let callMethod: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let message, let userdata else { return -EINVAL }
+        return Unmanaged<SensorProxyService>.fromOpaque(userdata).takeUnretainedValue().call(message)
+    }
+
+    /// Sees every incoming message; acts only on sd-bus's local `Disconnected` signal.
+    private static let filter: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let message, let userdata,
+            sd_bus_message_is_signal(message, "org.freedesktop.DBus.Local", "Disconnected") > 0
+        else { return 0 }
+        Unmanaged<SensorProxyService>.fromOpaque(userdata).takeUnretainedValue().disconnected()
+        return 0
+    }
+
+    private func append(_ property: String, to reply: OpaquePointer) -> Int32 {
+        switch property {
+        case "HasAccelerometer": Self.append(boolean: properties.hasAccelerometer, to: reply)
+        case "AccelerometerOrientation": Self.append(string: properties.orientation, to: reply)
+        case "AccelerometerTilt": Self.append(string: properties.tilt, to: reply)
+        // No light sensor, proximity sensor or compass: iio-sensor-proxy's values for an absent one.
+        case "HasAmbientLight", "HasProximity", "ProximityNear", "HasCompass": Self.append(boolean: false, to: reply)
+        case "LightLevelUnit": Self.append(string: "lux", to: reply)
+        case "LightLevel": Self.append(double: 0, to: reply)
+        case "CompassHeading": Self.append(double: -1, to: reply)
+        default: -ENOENT
+        }
+    }
+
+    private static func append(boolean: Bool, to reply: OpaquePointer) -> Int32 {
+        var value: Int32 = boolean ? 1 : 0
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &value)
+    }
+
+    private static func append(string: String, to reply: OpaquePointer) -> Int32 {
+        string.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
+    }
+
+    private static func append(double: Double, to reply: OpaquePointer) -> Int32 {
+        var value = double
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &value)
+    }
+
+    // MARK: Claims
+
+    private func call(_ message: OpaquePointer) -> Int32 {
+        let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
+        let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
+        switch (member, sender) {
+        case ("ClaimAccelerometer", let sender?): claim(by: sender, message: message)
+        case ("ReleaseAccelerometer", let sender?): release(sender, reason: "ReleaseAccelerometer")
+        // ClaimLight, ReleaseLight, ClaimProximity, ReleaseProximity, ClaimCompass, ReleaseCompass: there is no
+        // such sensor, so there is nothing to start or stop (iio-sensor-proxy answers them the same way then).
+        default: break
+        }
+        return orientd_bus_reply_empty(message)
+    }
+
+    /// One count for a client that has not claimed yet; a repeated claim changes nothing.
+    private func claim(by sender: String, message: OpaquePointer) {
+        guard claims[sender] == nil, let connection else { return }
+        let claim: Claim
+        do {
+            claim = try Claim(name: sender, id: engine.newClientID(), bus: connection.bus, message: message) {
+                [unowned self] name in self.release(name, reason: "left the bus")
+            }
+        } catch {
+            logger.error("cannot follow the bus client \(sender): its claim is refused: \(error)")
+            return
+        }
+        claims[sender] = claim
+        logger.info(
+            "accelerometer claimed on the bus",
+            metadata: [
+                "bus-client": "\(sender)", "pid": "\(claim.pid.map(String.init) ?? "?")",
+                "command": "\(claim.command ?? "?")",
+            ]
+        )
+        engine.claim(for: claim.id)
+    }
+
+    private func release(_ name: String, reason: String) {
+        guard let claim = claims.removeValue(forKey: name) else { return }
+        logger.info("accelerometer released on the bus: \(reason)", metadata: ["bus-client": "\(name)"])
+        engine.clientClosed(claim.id)
+    }
+
+    /// The bus went away (dbus-daemon stopped): every claim ends, and the service is off until a restart.
+    private func disconnected() {
+        fail(
+            "the system bus disconnected: \(Self.busName) is no longer served (restart orientd once the bus is "
+                + "back); the control socket keeps serving"
+        )
+        for name in Array(claims.keys) { release(name, reason: "the bus disconnected") }
+    }
+
+    private func fail(_ message: String) {
+        owned = false
+        problem = message
+        logger.error("\(message)")
+    }
+
+    /// What went wrong and what to do, for the log and `status`.
+    private static func explain(_ error: BusError) -> String {
+        let prefix = "cannot serve \(busName) on the system bus (the control socket keeps serving)"
+        switch (error.operation, error.errorNumber) {
+        case ("sd_bus_open_system", _), ("sd_bus_request_name", ECONNREFUSED), ("sd_bus_request_name", ENOENT):
+            return "\(prefix): the bus is not reachable: \(error); is dbus running (DBUS_SYSTEM_BUS_ADDRESS)?"
+        case ("sd_bus_request_name", EEXIST):
+            return "\(prefix): another program owns the name (iio-sensor-proxy?): stop and mask "
+                + "iio-sensor-proxy.service, then restart orientd (docs/gnome-kde.md)"
+        case ("sd_bus_request_name", EACCES), ("sd_bus_request_name", EPERM):
+            return "\(prefix): the bus policy does not let this user own the name: install "
+                + "net.hadess.SensorProxy.conf in /etc/dbus-1/system.d (docs/gnome-kde.md)"
+        default:
+            return "\(prefix): \(error)"
+        }
+    }
+}

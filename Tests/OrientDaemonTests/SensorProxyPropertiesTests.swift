@@ -1,0 +1,54 @@
+import OrientationCore
+import Testing
+
+@testable import OrientDaemon
+
+/// iio-sensor-proxy's `AccelerometerOrientation` is the pose of orientd's interface orientation (ORIENTATION.md),
+/// so that a desktop rotating by it applies the rotation orientd's own clients apply, lock included.
+@Suite struct SensorProxyPropertiesTests {
+    @Test(arguments: [
+        // A laptop: the natural position is landscape; its interface orientation is landscape-right.
+        (NaturalOrientation.landscape, InterfaceOrientation.landscapeRight, "normal"),
+        (.landscape, .portrait, "left-up"),
+        (.landscape, .landscapeLeft, "bottom-up"),
+        (.landscape, .portraitUpsideDown, "right-up"),
+        (.landscape, .unknown, "undefined"),
+        // A phone or portrait tablet: the natural position is portrait.
+        (.portrait, .portrait, "normal"),
+        (.portrait, .landscapeLeft, "left-up"),
+        (.portrait, .portraitUpsideDown, "bottom-up"),
+        (.portrait, .landscapeRight, "right-up"),
+        (.portrait, .unknown, "undefined"),
+    ])
+    func orientationIsThePoseOfTheInterfaceOrientation(
+        natural: NaturalOrientation,
+        interface: InterfaceOrientation,
+        expected: String
+    ) {
+        #expect(SensorProxyProperties.orientation(interface: interface, natural: natural) == expected)
+    }
+
+    /// The pose a device is held in gives back that pose when nothing restricts the interface: the property is
+    /// what iio-sensor-proxy reports then.
+    @Test(arguments: NaturalOrientation.allCases)
+    func unrestrictedTheOrientationIsThePoseHeld(natural: NaturalOrientation) throws {
+        for pose in Pose.allCases {
+            let interface = try #require(pose.deviceOrientation(natural: natural).requestedInterfaceOrientation)
+            #expect(SensorProxyProperties.orientation(interface: interface, natural: natural) == pose.wireName)
+        }
+    }
+
+    @Test func changedNamesListOnlyWhatDiffers() {
+        let before = SensorProxyProperties(hasAccelerometer: true, orientation: "normal", tilt: "vertical")
+        #expect(before.changedNames(from: before).isEmpty)
+        var after = before
+        after.orientation = "left-up"
+        #expect(after.changedNames(from: before) == ["AccelerometerOrientation"])
+        after.tilt = "face-up"
+        after.hasAccelerometer = false
+        #expect(
+            after.changedNames(from: before) == ["HasAccelerometer", "AccelerometerOrientation", "AccelerometerTilt"]
+        )
+        #expect(SensorProxyProperties.tilt(.tiltedDown) == "tilted-down")
+    }
+}
