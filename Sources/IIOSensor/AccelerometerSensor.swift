@@ -85,8 +85,6 @@ public final class AccelerometerSensor {
     public private(set) var lastError: String?
     /// Samples read since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
-    /// How often the buffer was disabled and enabled again to re-validate the sensor.
-    public private(set) var revalidations = 0
 
     /// A stopped sensor. It listens for hotplug at once (an idle netlink socket costs no wake-ups).
     public init(loop: EventLoop, options: SensorOptions, logger: Logger, sink: @escaping (Sample) -> Void) {
@@ -270,6 +268,7 @@ public final class AccelerometerSensor {
         }
         guard quality == .usable else {
             unusable(sample, quality)
+            if options.handsOnImplausibleReadings { sink(sample) }
             return
         }
         usableSamples += 1
@@ -291,12 +290,18 @@ public final class AccelerometerSensor {
             ? "the accelerometer reads 0 on every axis (powered down or not measuring?)"
             : "the accelerometer reads at the limit of its range (saturated)"
         lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
-        logger.warning("\(what): readings ignored until they are plausible again", metadata: ["device": "\(accelerometer?.id ?? "?")"])
+        logger.warning(
+            "\(what): readings ignored until they are plausible again",
+            metadata: ["device": "\(accelerometer?.id ?? "?")"]
+        )
     }
 
     private func anomalyEnded() {
         if let anomaly, anomaly.reported {
-            logger.notice("the accelerometer's readings are plausible again", metadata: ["device": "\(accelerometer?.id ?? "?")"])
+            logger.notice(
+                "the accelerometer's readings are plausible again",
+                metadata: ["device": "\(accelerometer?.id ?? "?")"]
+            )
         }
         anomaly = nil
     }
@@ -338,7 +343,6 @@ public final class AccelerometerSensor {
     private func revalidate(_ reason: String) {
         guard case .buffered(let capture, _) = state, let accelerometer else { return }
         logger.info("\(reason): disabling and enabling the buffer again", metadata: metadata(accelerometer))
-        revalidations += 1
         capture.stop()
         let previous = status
         let device = capture.device
@@ -449,6 +453,8 @@ public struct SensorOptions: Sendable {
     public var mountMatrix: MountMatrix?
     /// Poll even when the buffer could be used.
     public var forcePolling: Bool
+    /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
+    public var handsOnImplausibleReadings = false
 
     /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz, 2 s fallback.
     public init(
