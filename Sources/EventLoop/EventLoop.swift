@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 
 /// The daemon's one event loop: an owned sd-event loop that dispatches IO, timer and signal sources on one thread.
 ///
@@ -61,6 +62,18 @@ public final class EventLoop {
     /// so that all sources of one iteration agree on the time.
     public var now: Double {
         MonotonicClock.seconds(fromMicroseconds: MonotonicClock.now(of: event))
+    }
+
+    /// CLOCK_BOOTTIME seconds at the start of the current iteration: like ``now``, but it also counts the time the
+    /// system was suspended, so that `bootTime - now` grows by the length of every suspend.
+    public var bootTime: Double {
+        var microseconds: UInt64 = 0
+        if sd_event_now(event, CLOCK_BOOTTIME, &microseconds) >= 0 {
+            return MonotonicClock.seconds(fromMicroseconds: microseconds)
+        }
+        var time = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
     }
 
     /// Turns automatic systemd watchdog pings on or off (`sd_event_set_watchdog`).

@@ -9,6 +9,14 @@ public import OrientationCore
 /// every calibrated sample to its sink. Stopped, it leaves nothing that wakes the process and the
 /// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
 /// is picked up again while it is wanted.
+///
+/// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for
+/// that at a low rate: a buffer that delivered and then stays silent for `pollFallback` seconds,
+/// two consecutive samples more than ``clockJump`` seconds apart, or a suspend (CLOCK_BOOTTIME
+/// running ahead of CLOCK_MONOTONIC by more than that) makes it re-validate the sensor: the buffer
+/// is disabled and enabled again, and if it then stays silent for `pollFallback` seconds, the
+/// sensor is polled instead. Readings of 0 on every axis and clipped readings (an axis at the limit
+/// of its range) never reach the sink; they count as silence, and a run of them is logged once.
 public final class AccelerometerSensor {
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     public enum Status: String, Sendable, Hashable {
@@ -25,7 +33,7 @@ public final class AccelerometerSensor {
     private enum State {
         case stopped
         case absent
-        case buffered(BufferedCapture, fallback: TimerSource?)
+        case buffered(BufferedCapture, watch: TimerSource?)
         case polled(PolledCapture)
         case failed(retry: TimerSource?)
     }
@@ -38,6 +46,30 @@ public final class AccelerometerSensor {
     private var monitor: HotplugMonitor?
     private var pendingDiscovery: TimerSource?
     private var consecutiveFailures = 0
+    /// Samples handed to the sink since the process started (usable ones only).
+    private var usableSamples = 0
+    /// `usableSamples` when the current capture started, and at the last look of the buffer watch.
+    private var usableAtCaptureStart = 0
+    private var usableAtLastLook = 0
+    /// Consecutive looks of the buffer watch that found no new usable sample.
+    private var silentLooks = 0
+    /// Whether the current buffer was enabled again by a re-validation.
+    private var revalidated = false
+    /// `bootTime - now` at the last look: it grows by the length of every suspend.
+    private var asleepOffset = 0.0
+    /// The time of the last sample, to see the clock jump between two; NaN after a (re)start.
+    private var lastSampleTime = Double.nan
+    /// A re-validation asked for from inside the capture's callback, run at the next loop iteration.
+    private var pendingRevalidation: TimerSource?
+    /// The unusable readings (zero or saturated) since the last usable one: what, since when, whether logged.
+    private var anomaly: (quality: ReadingQuality, since: Double, reported: Bool)?
+
+    /// Consecutive samples this far apart (seconds) mean the clock jumped: a suspend, or the clock was set.
+    public static let clockJump = 5.0
+    /// A run of unusable readings this long (sample time, seconds) is logged.
+    static let anomalyReportTime = 1.0
+    /// Failing reads in poll mode for this long (seconds) make the sensor `failed`.
+    static let readFailureLimit = 5.0
 
     /// Called with the old and new status on every change.
     public var onStatusChange: ((_ previous: Status, _ current: Status) -> Void)?
@@ -53,7 +85,7 @@ public final class AccelerometerSensor {
     public var rate: Double { options.rate }
     /// The last error, for diagnostics.
     public private(set) var lastError: String?
-    /// Samples handed on since the process started.
+    /// Samples read since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
 
     /// A stopped sensor. It listens for hotplug at once (an idle netlink socket costs no wake-ups).
@@ -158,30 +190,42 @@ public final class AccelerometerSensor {
         }
         accelerometer = chosen
         for warning in chosen.warnings { logger.warning("\(warning)", metadata: ["device": "\(chosen.id)"]) }
-        if chosen.canBuffer && !options.forcePolling {
-            do {
-                let capture = try BufferedCapture(
-                    device: device,
-                    accelerometer: chosen,
-                    rate: options.rate,
-                    loop: loop,
-                    logger: logger,
-                    sink: { [unowned self] sample in self.deliver(sample) },
-                    failure: { [unowned self] error in self.captureFailed(error) }
-                )
-                let fallback = try? loop.addTimer(at: loop.now + options.pollFallback) { [unowned self] in
-                    self.checkBuffer()
-                }
-                mode = .buffer
-                fellBack = false
-                logger.info("capturing through the buffer", metadata: metadata(chosen))
-                return .buffered(capture, fallback: fallback)
-            } catch {
-                logger.warning("buffered capture failed, polling instead: \(error)", metadata: metadata(chosen))
-                fellBack = true
-            }
+        fellBack = false
+        if chosen.canBuffer && !options.forcePolling, let buffered = startBuffered(device, chosen) {
+            return buffered
         }
         return startPolling(device, chosen)
+    }
+
+    /// Captures through the buffer, watched by a timer at half of `PollFallbackSec=`; nil (and
+    /// `fellBack`) when the buffer cannot be set up.
+    private func startBuffered(_ device: IIODevice, _ chosen: Accelerometer) -> State? {
+        do {
+            let capture = try BufferedCapture(
+                device: device,
+                accelerometer: chosen,
+                rate: options.rate,
+                loop: loop,
+                logger: logger,
+                sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
+                failure: { [unowned self] error in self.captureFailed(error) }
+            )
+            let watch = try? loop.addRepeatingTimer(interval: options.pollFallback / 2) { [unowned self] in
+                self.watchBuffer()
+            }
+            mode = .buffer
+            usableAtCaptureStart = usableSamples
+            usableAtLastLook = usableSamples
+            silentLooks = 0
+            lastSampleTime = .nan
+            asleepOffset = loop.bootTime - loop.now
+            logger.info("capturing through the buffer", metadata: metadata(chosen))
+            return .buffered(capture, watch: watch)
+        } catch {
+            logger.warning("buffered capture failed, polling instead: \(error)", metadata: metadata(chosen))
+            fellBack = true
+            return nil
+        }
     }
 
     private func startPolling(_ device: IIODevice, _ chosen: Accelerometer) -> State {
@@ -192,10 +236,13 @@ public final class AccelerometerSensor {
                 rate: options.rate,
                 loop: loop,
                 logger: logger,
-                sink: { [unowned self] sample in self.deliver(sample) },
+                giveUpAfter: Self.readFailureLimit,
+                sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
+                trouble: { [unowned self] error in self.lastError = "\(error)" },
                 failure: { [unowned self] error in self.captureFailed(error) }
             )
             mode = .poll
+            lastSampleTime = .nan
             logger.info("polling the accelerometer", metadata: metadata(chosen))
             return .polled(capture)
         } catch {
@@ -210,29 +257,122 @@ public final class AccelerometerSensor {
         ]
     }
 
-    private func deliver(_ sample: Sample) {
+    /// The hot path: counts, checks the gap to the previous sample (no clock read: the samples carry their
+    /// time), and hands usable samples on.
+    private func deliver(_ sample: Sample, _ quality: ReadingQuality) {
         samplesRead += 1
+        let gap = sample.time - lastSampleTime
+        lastSampleTime = sample.time
+        if gap.magnitude > Self.clockJump, pendingRevalidation == nil, case .buffered = state {
+            pendingRevalidation = try? loop.addTimer(at: loop.now) { [unowned self] in
+                self.pendingRevalidation = nil
+                self.revalidate("the clock jumped by \(Self.seconds(gap)) s between two samples (a suspend?)")
+            }
+        }
+        guard quality == .usable else {
+            unusable(sample, quality)
+            if options.handsOnImplausibleReadings { sink(sample) }
+            return
+        }
+        usableSamples += 1
         consecutiveFailures = 0
+        if anomaly != nil { anomalyEnded() }
         sink(sample)
     }
 
-    /// The buffer had `PollFallbackSec=` to deliver a scan; if it did not, poll instead.
-    private func checkBuffer() {
-        guard case .buffered(let capture, _) = state, let accelerometer else { return }
-        guard capture.scansReceived == 0 else {
-            state = .buffered(capture, fallback: nil)
+    /// A reading of zeros or a clipped one: not handed on; a run of them lasting a second is logged once.
+    private func unusable(_ sample: Sample, _ quality: ReadingQuality) {
+        guard let current = anomaly, current.quality == quality else {
+            anomaly = (quality, sample.time, false)
+            return
+        }
+        guard !current.reported, sample.time - current.since >= Self.anomalyReportTime else { return }
+        anomaly = (quality, current.since, true)
+        let what =
+            quality == .zero
+            ? "the accelerometer reads 0 on every axis (powered down or not measuring?)"
+            : "the accelerometer reads at the limit of its range (saturated)"
+        lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
+        logger.warning(
+            "\(what): readings ignored until they are plausible again",
+            metadata: ["device": "\(accelerometer?.id ?? "?")"]
+        )
+    }
+
+    private func anomalyEnded() {
+        if let anomaly, anomaly.reported {
+            logger.notice(
+                "the accelerometer's readings are plausible again",
+                metadata: ["device": "\(accelerometer?.id ?? "?")"]
+            )
+        }
+        anomaly = nil
+    }
+
+    /// The buffer watch, every `PollFallbackSec=` / 2 while capturing through the buffer: no syscall but the
+    /// loop's cached clocks. A suspend, or no usable sample for `PollFallbackSec=`, re-validates the sensor;
+    /// a buffer that never delivered (at the start, or after a re-validation) is replaced by polling.
+    private func watchBuffer() {
+        guard case .buffered = state, let accelerometer else { return }
+        let asleep = loop.bootTime - loop.now
+        let slept = asleep - asleepOffset
+        asleepOffset = asleep
+        if slept > Self.clockJump {
+            revalidate("the system was suspended for \(Self.seconds(slept)) s")
+            return
+        }
+        if usableSamples != usableAtLastLook {
+            usableAtLastLook = usableSamples
+            silentLooks = 0
+            return
+        }
+        silentLooks += 1
+        guard silentLooks >= 2 else { return }
+        if usableSamples != usableAtCaptureStart {
+            revalidate("the buffer delivered nothing usable for \(Self.seconds(options.pollFallback)) s")
             return
         }
         logger.warning(
-            "the buffer delivered no scan within \(options.pollFallback) s: polling instead",
+            revalidated
+                ? "the buffer stayed silent for \(Self.seconds(options.pollFallback)) s after it was enabled again: polling instead"
+                : "the buffer delivered no scan within \(Self.seconds(options.pollFallback)) s: polling instead",
             metadata: metadata(accelerometer)
         )
+        fallBackToPolling()
+    }
+
+    /// Disables and enables the buffer again (the fix for drivers that stop after a resume); a buffer that
+    /// cannot be set up again is replaced by polling at once.
+    private func revalidate(_ reason: String) {
+        guard case .buffered(let capture, _) = state, let accelerometer else { return }
+        logger.info("\(reason): disabling and enabling the buffer again", metadata: metadata(accelerometer))
+        capture.stop()
+        let previous = status
+        let device = capture.device
+        state = .absent
+        if let buffered = startBuffered(device, accelerometer) {
+            revalidated = true
+            state = buffered
+        } else {
+            state = startPolling(device, accelerometer)
+        }
+        report(from: previous)
+    }
+
+    private func fallBackToPolling() {
+        guard case .buffered(let capture, _) = state, let accelerometer else { return }
         capture.stop()
         let device = capture.device
         fellBack = true
         let previous = status
+        state = .absent
         state = startPolling(device, accelerometer)
         report(from: previous)
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let tenths = (value.magnitude * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
     private func captureFailed(_ error: SensorError) {
@@ -291,6 +431,9 @@ public final class AccelerometerSensor {
         }
         state = .absent
         mode = nil
+        pendingRevalidation = nil
+        revalidated = false
+        anomaly = nil
     }
 
     private func report(from previous: Status) {
@@ -314,6 +457,8 @@ public struct SensorOptions: Sendable {
     public var mountMatrix: MountMatrix?
     /// Poll even when the buffer could be used.
     public var forcePolling: Bool
+    /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
+    public var handsOnImplausibleReadings = false
 
     /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz, 2 s fallback.
     public init(

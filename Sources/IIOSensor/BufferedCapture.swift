@@ -19,7 +19,8 @@ final class BufferedCapture {
     private let layout: ScanLayout
     private let calibration: Calibration
     private let loop: EventLoop
-    private let sink: (Sample) -> Void
+    private let sink: (Sample, ReadingQuality) -> Void
+    private let check: RawReadingCheck
     private let failure: (SensorError) -> Void
     private let settings: DeviceSettings
     private var buffer: OpaquePointer?
@@ -39,7 +40,7 @@ final class BufferedCapture {
         rate: Double,
         loop: EventLoop,
         logger: Logger,
-        sink: @escaping (Sample) -> Void,
+        sink: @escaping (Sample, ReadingQuality) -> Void,
         failure: @escaping (SensorError) -> Void
     ) throws(SensorError) {
         self.device = device
@@ -59,6 +60,7 @@ final class BufferedCapture {
                 detail: "x, y or z has no scan format"
             )
         }
+        check = RawReadingCheck(x: xFormat, y: yFormat, z: zFormat)
         let timestamp = device.channel("timestamp").flatMap { $0.isScanElement ? $0 : nil }
         do {
             layout = try ScanLayout(
@@ -175,6 +177,9 @@ final class BufferedCapture {
         let raw = layout.decode(scan)
         let time = raw.timestamp.map { Double($0) / 1_000_000_000 } ?? loop.now
         scansReceived += 1
-        sink(Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)))
+        sink(
+            Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)),
+            check.quality(x: raw.x, y: raw.y, z: raw.z)
+        )
     }
 }

@@ -19,6 +19,9 @@ struct Probe {
         }
         var first: Sample?
         var samples = 0
+        // The probe shows what the sensor reads, zeros and clipped readings included.
+        var options = options
+        options.handsOnImplausibleReadings = true
         let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
             samples += 1
             if first == nil { first = sample }

@@ -39,7 +39,9 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let logger = Logger(label: "orientd.record")
-        let options = sensor.sensorOptions
+        var options = sensor.sensorOptions
+        // A recording is for diagnosis: it keeps readings of zeros and clipped ones, which the daemon ignores.
+        options.handsOnImplausibleReadings = true
         let loop: EventLoop
         do {
             loop = try EventLoop()

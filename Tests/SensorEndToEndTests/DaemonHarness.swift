@@ -224,15 +224,24 @@ struct AccelerometerFeed {
         self.testbed = testbed
     }
 
+    /// Moves the timestamps of the next scans `seconds` on, as after a suspend (the IIO timestamp clock runs on).
+    mutating func skip(seconds: Double) {
+        time += Int64(seconds * 1_000_000_000)
+    }
+
     /// Holds `posture` still for `seconds` (50 scans a second).
     mutating func hold(_ posture: Posture, seconds: Double = 1) throws {
-        try hold(reading: posture.reading, seconds: seconds)
+        try hold(raw: rawReading(posture.reading), seconds: seconds)
     }
 
     /// Holds a corrected reading (counts, 1 g = 1000) still for `seconds`, for poses between the named ones.
     mutating func hold(reading: AxisValues<Int64>, seconds: Double = 1) throws {
+        try hold(raw: rawReading(reading), seconds: seconds)
+    }
+
+    /// Writes the same raw reading for `seconds` (50 scans a second), as the device reports it.
+    mutating func hold(raw: AxisValues<Int64>, seconds: Double = 1) throws {
         let count = Int(seconds * 50)
-        let raw = rawReading(reading)
         let times = (0..<count).map { time + Int64($0) * 20_000_000 }
         time += Int64(count) * 20_000_000
         written += count

@@ -104,5 +104,48 @@ extension EmulatedDeviceTests {
             DaemonContract.expectWellOrdered(client.log.filter(\.isEvent))
             #expect(await daemon.stop() == .exited(0))
         }
+
+        /// The same with a trigger device that stays while the accelerometer goes (HID sensors), several times in a
+        /// row: after each return the daemon sets the trigger again, and a second client that never generated is
+        /// answered throughout.
+        @Test func anAccelerometerWithATriggerReturnsAgainAndAgain() async throws {
+            let fixture = AccelerometerFixture()
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
+            let client = try daemon.connect()
+            let bystander = try daemon.connect()
+            _ = try await client.call("begin")
+            _ = try await client.nextEvent()
+            await daemon.waitForBufferEnable("1", fixture)
+            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            try feed.hold(.normal)
+            _ = try await client.nextChange()
+            try await daemon.waitUntilRead(feed.written, via: client)
+            #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
+
+            for (round, posture) in [(1, Posture.leftUp), (2, .normal), (3, .leftUp)] {
+                try testbed.removeDevice(fixture.syspath, announce: true)
+                let gone = try await client.nextChange(timeout: .seconds(10), "the sensor event on removal \(round)")
+                #expect(gone.first?.event == "sensor" && gone.first?.previous == "active", "\(gone)")
+                #expect(gone.first?.state?["device"]?.string == "unknown", "\(gone)")
+                let meanwhile = try await bystander.call("get")
+                #expect(meanwhile.result?["sensor"]?.string == "absent", "\(meanwhile)")
+
+                try testbed.add(fixture.deviceDescription, announce: true)
+                let back = try await client.nextEvent(timeout: .seconds(10), "the sensor event on return \(round)")
+                #expect(back.event == "sensor" && back.previous == "absent", "\(back)")
+                await daemon.waitForBufferEnable("1", fixture)
+                #expect(try testbed.attribute(fixture.syspath, "trigger/current_trigger") == fixture.triggerName)
+                try feed.hold(posture)
+                // The interface event ends the change (it turns each round: portrait, landscape-right, portrait).
+                let change = try await client.events(until: "the interface event \(round)") { $0.event == "interface" }
+                let expected = posture == .leftUp ? "portrait" : "landscape-left"
+                #expect(change.last?.state?["device"]?.string == expected, "\(change)")
+                try await daemon.waitUntilRead(feed.written, via: client)
+            }
+            DaemonContract.expectWellOrdered(client.log.filter(\.isEvent))
+            #expect(await daemon.stop() == .exited(0))
+        }
     }
 }
