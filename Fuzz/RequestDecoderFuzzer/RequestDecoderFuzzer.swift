@@ -15,7 +15,7 @@ import OrientationCore
 public func requestDecoderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     var framer = LineFramer(limit: 4096)
-    var model = FramingModel(limit: 4096)
+    var model = FramingModel(limit: 4096, bytes: bytes)
     // Read sizes vary with the input, as a socket's reads would.
     var state = UInt64(size) &* 0x9E37_79B9_7F4A_7C15 | 1
     var offset = 0
@@ -25,14 +25,14 @@ public func requestDecoderFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ si
         let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)])
         offset += count
         framer.append(chunk)
-        model.append(chunk)
+        model.received += count
         while true {
             let next = framer.nextLine()
             let expected = model.nextLine()
             check(next == expected, "the framer gave \(next), the model \(expected)")
             check(
-                framer.pendingCount == model.pending.count,
-                "\(framer.pendingCount) bytes pending, not \(model.pending.count)"
+                framer.pendingCount == model.pendingCount,
+                "\(framer.pendingCount) bytes pending, not \(model.pendingCount)"
             )
             switch next {
             case .line(let line): checkLine(line)
@@ -48,22 +48,38 @@ private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { fatalError("RequestDecoderFuzzer: \(message())") }
 }
 
-/// PROTOCOL.md's framing, written plainly: bytes up to a newline make a line (a `\r` before the
-/// newline dropped) unless more than `limit` of them come before it.
+/// PROTOCOL.md's framing, written plainly over the whole input: the bytes before a newline make a
+/// line (a `\r` before the newline dropped) unless more than `limit` of them come before it, and
+/// more than `limit` bytes received without a newline are too long.
 private struct FramingModel {
     let limit: Int
-    var pending: [UInt8] = []
+    let bytes: UnsafeRawBufferPointer
+    /// Where every newline of the input is.
+    let newlines: [Int]
+    /// How many bytes were appended, and how many of them were handed out as lines.
+    var received = 0
+    var consumed = 0
+    /// The first of `newlines` not handed out yet.
+    var nextNewline = 0
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) { pending += bytes }
+    init(limit: Int, bytes: UnsafeRawBufferPointer) {
+        self.limit = limit
+        self.bytes = bytes
+        newlines = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }
+    }
+
+    var pendingCount: Int { received - consumed }
 
     mutating func nextLine() -> LineFramer.Next {
-        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else {
-            return pending.count > limit ? .tooLong : .incomplete
+        guard nextNewline < newlines.count, newlines[nextNewline] < received else {
+            return received - consumed > limit ? .tooLong : .incomplete
         }
-        guard newline <= limit else { return .tooLong }
-        var line = Array(pending[..<newline])
-        pending.removeFirst(newline + 1)
+        let newline = newlines[nextNewline]
+        guard newline - consumed <= limit else { return .tooLong }
+        var line = Array(bytes[consumed..<newline])
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        consumed = newline + 1
+        nextNewline += 1
         return .line(line)
     }
 }
