@@ -5,7 +5,7 @@ SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release run demo demo-classify test lint format bench latency clean
+.PHONY: all deps build release run demo demo-classify test lint format bench latency clean fuzz
 
 all: build
 
@@ -41,12 +41,14 @@ test: deps lint
 	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
+	@echo "== fuzzing (short run: 15 s per target)"
+	SWIFT=$(SWIFT) scripts/fuzz 15
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
 
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
 
 bench:
 	$(SWIFT) package --disable-sandbox benchmark
@@ -56,8 +58,13 @@ latency: deps
 	$(SWIFT) build -c release --product orientd
 	scripts/latency.py $$($(SWIFT) build -c release --show-bin-path)/orientd --changes 200
 
+# The libFuzzer targets of Fuzz/ with AddressSanitizer, SECONDS seconds each (scripts/fuzz).
+SECONDS ?= 60
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz $(SECONDS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz
 
 # Install: a release build, the binaries, systemd units, udev rule, sysusers file, man pages,
 # completions and the default configuration (scripts/install says where). PREFIX=/usr/local for

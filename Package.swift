@@ -110,6 +110,22 @@ let package = Package(
     ]
 )
 
+// libFuzzer targets (Fuzz/, `make fuzz`): only when ORIENTD_FUZZ is set, because libFuzzer supplies
+// their `main` and they link only with `-sanitize=fuzzer`. scripts/fuzz builds and runs them. The
+// benchmarks leave that build: their plugin's tool has a `main` of its own.
+if Context.environment["ORIENTD_FUZZ"] != nil {
+    package.targets.removeAll { $0.name == "HotPathBenchmarks" }
+    package.targets += [
+        .executableTarget(
+            name: "RequestDecoderFuzzer",
+            dependencies: ["OrientProtocol", "OrientationCore"],
+            path: "Fuzz/RequestDecoderFuzzer"
+        ),
+        .executableTarget(name: "ScanDecoderFuzzer", dependencies: ["IIOSensor"], path: "Fuzz/ScanDecoderFuzzer"),
+        .executableTarget(name: "TraceReaderFuzzer", dependencies: ["OrientationCore"], path: "Fuzz/TraceReaderFuzzer"),
+    ]
+}
+
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))

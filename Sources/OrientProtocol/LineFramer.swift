@@ -16,6 +16,9 @@ public struct LineFramer: Sendable {
     public let limit: Int
     private var buffer: [UInt8] = []
     private var start = 0
+    /// `buffer[start..<searched]` holds no newline: bytes arriving a few at a time are looked at
+    /// once, not again on every call.
+    private var searched = 0
 
     /// A framer for lines of at most `limit` bytes.
     public init(limit: Int = 4096) {
@@ -32,17 +35,20 @@ public struct LineFramer: Sendable {
     /// The next complete line, or why there is none.
     public mutating func nextLine() -> Next {
         let end = buffer.count
-        var index = start
+        var index = searched
         while index < end {
             if buffer[index] == UInt8(ascii: "\n") {
+                searched = index
                 guard index - start <= limit else { return .tooLong }
                 var line = Array(buffer[start..<index])
                 if line.last == UInt8(ascii: "\r") { line.removeLast() }
                 start = index + 1
+                searched = start
                 return .line(line)
             }
             index += 1
         }
+        searched = end
         return end - start > limit ? .tooLong : .incomplete
     }
 
@@ -52,6 +58,7 @@ public struct LineFramer: Sendable {
     private mutating func compact() {
         guard start > 0 else { return }
         buffer.removeSubrange(0..<start)
+        searched -= start
         start = 0
     }
 }

@@ -46,7 +46,7 @@ public struct TraceReader: Sendable {
         var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
         for (index, field) in fields.enumerated() {
             let text = field.trimmingWhitespace()
-            guard let value = Double(text), value.isFinite else {
+            guard let value = Self.finiteNumber(text) else {
                 let name = ["t", "x", "y", "z"][index]
                 throw error("\(name) '\(text)' is not a finite number (the decimal point is '.')")
             }
@@ -71,11 +71,20 @@ public struct TraceReader: Sendable {
             }
         } else if body.hasPrefix("rate_hz=") {
             let text = body.dropFirst("rate_hz=".count).trimmingWhitespace()
-            guard let rate = Double(text), rate.isFinite, rate > 0 else {
+            guard let rate = Self.finiteNumber(text), rate > 0 else {
                 throw error("rate_hz '\(text)' is not a positive number")
             }
             rateHz = rate
         }
+    }
+
+    /// The finite number `text` spells, or nil.
+    ///
+    /// `Double(_:)` reads a C string, so it would stop at a NUL byte and take `0<NUL>junk` for 0:
+    /// text with a NUL is no number.
+    private static func finiteNumber(_ text: String) -> Double? {
+        guard !text.utf8.contains(0), let value = Double(text), value.isFinite else { return nil }
+        return value
     }
 
     private func error(_ message: String) -> TraceError {

@@ -32,6 +32,20 @@ import Testing
         #expect(unterminated.nextLine() == .tooLong)
     }
 
+    /// A client writing a byte at a time gets the same lines, and the same refusal past the limit.
+    @Test func bytesArrivingOneAtATime() {
+        var framer = LineFramer(limit: 8)
+        var lines: [[UInt8]] = []
+        for byte in Array("ab\r\n\ncdefgh\nxyz".utf8) {
+            Self.feed(&framer, String(decoding: [byte], as: UTF8.self))
+            while case .line(let line) = framer.nextLine() { lines.append(line) }
+        }
+        #expect(lines == [Array("ab".utf8), [], Array("cdefgh".utf8)])
+        #expect(framer.pendingCount == 3)
+        Self.feed(&framer, "456789")
+        #expect(framer.nextLine() == .tooLong)
+    }
+
     @Test func bytesAfterTheNewlineWaitForTheNextLine() {
         var framer = LineFramer(limit: 16)
         Self.feed(&framer, "a\nb\nc")
