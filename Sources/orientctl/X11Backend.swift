@@ -79,7 +79,8 @@ struct X11Backend: DisplayBackend {
         let fields = line.split(separator: "\t")
         guard fields.count >= 3, fields[1].hasPrefix("id=") else { return nil }
         let name = fields[0].drop { !$0.isLetter && !$0.isNumber }.trimmingSuffix { $0.isWhitespace }
-        let kind = fields[2].split(separator: " ")
+        // `[slave  pointer  (2)]`, `[master keyboard (2)]`, `[floating slave]`.
+        let kind = fields[2].filter { $0.isLetter || $0 == " " }.split(separator: " ")
         return (String(fields[1].dropFirst(3)), String(name), kind.contains("slave") && kind.contains("pointer"))
     }
 }
