@@ -23,15 +23,24 @@ extension OrientationState {
     /// `ORIENTD_MATRIX` (nine numbers separated by spaces); nil while the interface orientation is unknown,
     /// when there is nothing to apply.
     public var hookEnvironment: [(name: String, value: String)]? {
+        hookEnvironment(panelOffset: .degrees0)
+    }
+
+    /// The variables of ``hookEnvironment`` for a panel turned by `panelOffset` from the device's natural
+    /// orientation (`orientctl follow --panel-offset`): the transform variables (`ORIENTD_WAYLAND_TRANSFORM`,
+    /// `ORIENTD_SWAY_TRANSFORM`, `ORIENTD_XRANDR`, `ORIENTD_MATRIX`) are those of the rotation plus the offset,
+    /// what the display must apply; `ORIENTD_ROTATION` stays the interface's rotation.
+    public func hookEnvironment(panelOffset: PanelRotation) -> [(name: String, value: String)]? {
         guard let rotation else { return nil }
+        let display = rotation.adding(panelOffset)
         return [
             ("ORIENTD_DEVICE", device.wireName),
             ("ORIENTD_INTERFACE", interface.wireName),
             ("ORIENTD_ROTATION", String(rotation.degrees)),
-            ("ORIENTD_WAYLAND_TRANSFORM", String(rotation.waylandTransform)),
-            ("ORIENTD_SWAY_TRANSFORM", rotation.swayTransform),
-            ("ORIENTD_XRANDR", rotation.xrandrRotation),
-            ("ORIENTD_MATRIX", rotation.coordinateTransformationMatrix.map(String.init).joined(separator: " ")),
+            ("ORIENTD_WAYLAND_TRANSFORM", String(display.waylandTransform)),
+            ("ORIENTD_SWAY_TRANSFORM", display.swayTransform),
+            ("ORIENTD_XRANDR", display.xrandrRotation),
+            ("ORIENTD_MATRIX", display.coordinateTransformationMatrix.map(String.init).joined(separator: " ")),
         ]
     }
 

@@ -14,6 +14,13 @@ public enum PanelRotation: Int, Sendable, Hashable, CaseIterable, CustomStringCo
         self.init(rawValue: degrees)
     }
 
+    /// This rotation followed by `other`, counter-clockwise: their degrees added, modulo 360. A panel
+    /// whose scan-out is turned from the device's natural orientation (a portrait-native panel in a
+    /// landscape device) adds its offset to every rotation.
+    public func adding(_ other: PanelRotation) -> PanelRotation {
+        Self.allCases[(rawValue / 90 + other.rawValue / 90) % Self.allCases.count]
+    }
+
     /// The `wl_output` transform (GNOME, KDE, Hyprland `transform`): 0–3, counter-clockwise.
     public var waylandTransform: Int { rawValue / 90 }
 

@@ -29,7 +29,7 @@ struct Orientctl: AsyncParsableCommand {
             4 permission denied.
             """,
         version: OrientdVersion.current,
-        subcommands: [Get.self, Watch.self, Lock.self, Unlock.self, Constrain.self, Status.self]
+        subcommands: [Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, Status.self]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -11,6 +11,10 @@ struct OrientctlTests {
         "usage errors exit 2 without connecting",
         arguments: [
             ["lock", "sideways"], ["lock", "--toggle", "portrait"], ["constrain"], ["constrain", "up"], ["spin"],
+            ["follow", "--backend", "sway", "--panel-offset", "45"], ["follow", "--backend", "exec"],
+            ["follow", "--backend", "hyprland", "--touch", "ELAN"], ["follow", "--backend", "x11", "--exec", "true"],
+            ["follow", "--exec", "true", "--output", "eDP-1"], ["follow", "--backend", "sway", "--dry-run", "--json"],
+            ["follow", "--backend", "wayfire"],
         ]
     )
     func usageErrors(arguments: [String]) async throws {

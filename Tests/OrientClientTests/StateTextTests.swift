@@ -79,6 +79,16 @@ struct StateTextTests {
         #expect(variables.map(\.value) == ["face-up", interface.wireName, rotation, wayland, sway, xrandr, matrix])
     }
 
+    @Test("a panel offset turns the transform variables, not the interface's rotation")
+    func hookEnvironmentWithPanelOffset() throws {
+        let state = Fixture.state(device: .portrait, interface: .portrait)
+        let variables = try #require(state.hookEnvironment(panelOffset: .degrees270))
+        #expect(
+            variables.map(\.value) == ["portrait", "portrait", "90", "0", "normal", "normal", "1 0 0 0 1 0 0 0 1"]
+        )
+        #expect(state.hookEnvironment(panelOffset: .degrees0)?.map(\.value) == state.hookEnvironment?.map(\.value))
+    }
+
     @Test("no --exec run while the interface orientation is unknown")
     func noHookWhileUnknown() {
         #expect(Fixture.state(device: .unknown, interface: .unknown).hookEnvironment == nil)

@@ -114,6 +114,14 @@ import Testing
         #expect(rotation.coordinateTransformationMatrix == matrix)
     }
 
+    @Test(arguments: [(0, 0, 0), (90, 0, 90), (90, 90, 180), (90, 270, 0), (180, 270, 90), (270, 270, 180)])
+    func offsetsAddModulo360(degrees: Int, offset: Int, sum: Int) throws {
+        let rotation = try #require(PanelRotation(degrees: degrees))
+        let panelOffset = try #require(PanelRotation(degrees: offset))
+        #expect(rotation.adding(panelOffset).degrees == sum)
+        #expect(panelOffset.adding(rotation).degrees == sum)
+    }
+
     @Test(arguments: [-90, 45, 360, 1])
     func onlyQuarterTurnsAreRotations(degrees: Int) {
         #expect(PanelRotation(degrees: degrees) == nil)

@@ -6,7 +6,12 @@ import Testing
 
 extension ChildProcess {
     /// Starts the built `orientctl` (beside the test bundle, or `$ORIENTCTL_BIN`) under `testbed`.
-    static func orientctl(_ arguments: [String], testbed: Testbed, prefix: [String] = []) throws -> ChildProcess {
+    static func orientctl(
+        _ arguments: [String],
+        testbed: Testbed,
+        prefix: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> ChildProcess {
         let path: String
         if let override = ProcessInfo.processInfo.environment["ORIENTCTL_BIN"], !override.isEmpty {
             path = override
@@ -15,8 +20,13 @@ extension ChildProcess {
                 URL(fileURLWithPath: try orientdPath()).deletingLastPathComponent().appendingPathComponent("orientctl")
                 .path
         }
-        if prefix.isEmpty { return try ChildProcess(path, arguments, testbed: testbed) }
-        return try ChildProcess(prefix[0], Array(prefix.dropFirst()) + [path] + arguments, testbed: testbed)
+        if prefix.isEmpty { return try ChildProcess(path, arguments, testbed: testbed, environment: environment) }
+        return try ChildProcess(
+            prefix[0],
+            Array(prefix.dropFirst()) + [path] + arguments,
+            testbed: testbed,
+            environment: environment
+        )
     }
 }
 

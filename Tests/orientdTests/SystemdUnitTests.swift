@@ -24,7 +24,7 @@ struct SystemdUnitTests {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        for name in ["orientd.service", "orientd.socket", "orientctl-watch.service"] {
+        for name in ["orientd.service", "orientd.socket", "orientctl-watch.service", "orientctl-follow.service"] {
             let text = try String(contentsOf: Self.systemdFolder.appendingPathComponent(name), encoding: .utf8)
                 .replacingOccurrences(of: "/usr/bin/orientd", with: orientd.path)
                 .replacingOccurrences(of: "/usr/bin/orientctl", with: orientctl.path)
@@ -75,16 +75,18 @@ struct SystemdUnitTests {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let user = try Tool.run(
-            analyze,
-            ["verify", "--user", "--man=no", folder.appendingPathComponent("orientctl-watch.service").path],
-            environment: ["XDG_RUNTIME_DIR": runtime.path]
-        )
-        #expect(user.status == 0, "systemd-analyze verify --user failed:\n\(user.standardError)")
-        #expect(
-            !user.standardError.contains("orientctl-watch"),
-            "systemd-analyze verify --user complained:\n\(user.standardError)"
-        )
+        for name in ["orientctl-watch", "orientctl-follow"] {
+            let user = try Tool.run(
+                analyze,
+                ["verify", "--user", "--man=no", folder.appendingPathComponent("\(name).service").path],
+                environment: ["XDG_RUNTIME_DIR": runtime.path]
+            )
+            #expect(user.status == 0, "systemd-analyze verify --user \(name) failed:\n\(user.standardError)")
+            #expect(
+                !user.standardError.contains(name),
+                "systemd-analyze verify --user complained about \(name):\n\(user.standardError)"
+            )
+        }
     }
 
     @Test("systemd-analyze security rates the shipped service at an exposure of 2.0 or less")
@@ -204,7 +206,7 @@ struct SystemdUnitTests {
         var expected = [
             "bin/orientd", "bin/orientctl",
             "lib/systemd/system/orientd.service", "lib/systemd/system/orientd.socket",
-            "lib/systemd/user/orientctl-watch.service",
+            "lib/systemd/user/orientctl-watch.service", "lib/systemd/user/orientctl-follow.service",
             "lib/sysusers.d/orientd.conf",
             "lib/udev/rules.d/61-orientd.rules",
             "share/doc/orientd/orientd-network.conf",
@@ -235,6 +237,11 @@ struct SystemdUnitTests {
             encoding: .utf8
         )
         #expect(userUnit.contains("\nExecStart=\(prefix)/bin/orientctl watch "))
+        let followUnit = try String(
+            contentsOf: destination.appendingPathComponent("\(prefix)/lib/systemd/user/orientctl-follow.service"),
+            encoding: .utf8
+        )
+        #expect(followUnit.contains("\nExecStart=\(prefix)/bin/orientctl follow\n"))
         let mode = try FileManager.default.attributesOfItem(atPath: destination.path + "\(prefix)/bin/orientd")[
             .posixPermissions
         ]

@@ -1,0 +1,66 @@
+import ArgumentParser
+import OrientClient
+import OrientProtocol
+import OrientationCore
+
+/// The desktops `orientctl follow` can rotate.
+enum BackendKind: String, CaseIterable, Sendable, ExpressibleByArgument {
+    case sway
+    case hyprland
+    case x11
+    case exec
+
+    /// The backend the session's variables point to: `SWAYSOCK` for sway, `HYPRLAND_INSTANCE_SIGNATURE`
+    /// for Hyprland, `DISPLAY` without `WAYLAND_DISPLAY` for X11; nil when none does.
+    static func detected(in environment: [String: String]) -> BackendKind? {
+        func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+        if isSet("SWAYSOCK") { return .sway }
+        if isSet("HYPRLAND_INSTANCE_SIGNATURE") { return .hyprland }
+        if isSet("DISPLAY"), !isSet("WAYLAND_DISPLAY") { return .x11 }
+        return nil
+    }
+}
+
+/// What applying one rotation takes: the commands to run, and what already failed while finding them.
+struct ApplyPlan: Sendable {
+    var commands: [ExternalCommand] = []
+    /// Failures of the queries (no output found, the input list unreadable), one text each.
+    var failures: [String] = []
+}
+
+/// One way of applying a rotation to a desktop.
+protocol DisplayBackend: Sendable {
+    /// The commands that turn the display (and its touch and pen input) to `rotation`, the rotation of
+    /// `state` plus the panel offset; queries the compositor for what it needs.
+    func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan
+}
+
+/// A failure of one query, as the text to report.
+struct QueryFailure: Error {
+    var message: String
+}
+
+extension DisplayBackend {
+    /// Runs a query and returns its standard output.
+    func query(_ arguments: [String]) async throws(QueryFailure) -> String {
+        let outcome = await ExternalCommand(arguments: arguments).run()
+        guard outcome.succeeded else { throw QueryFailure(message: outcome.failureText) }
+        return outcome.output
+    }
+
+    /// The built-in panel among the names of the active outputs: the one called eDP…, LVDS… or DSI…, else
+    /// the only output.
+    /// - Throws: when there is none, or when it cannot tell.
+    static func builtInOutput(among names: [String], from source: String) throws(QueryFailure) -> String {
+        let builtIn = names.filter { name in
+            ["edp", "lvds", "dsi"].contains { name.lowercased().hasPrefix($0) }
+        }
+        if builtIn.count == 1 { return builtIn[0] }
+        if builtIn.isEmpty, names.count == 1 { return names[0] }
+        if names.isEmpty { throw QueryFailure(message: "\(source) lists no active output") }
+        throw QueryFailure(
+            message: "cannot tell which output is the built-in panel among \(names.joined(separator: ", ")) "
+                + "(from \(source)): name it with --output"
+        )
+    }
+}

@@ -1,0 +1,19 @@
+import OrientClient
+import OrientProtocol
+import OrientationCore
+
+/// A command of the user's: `sh -c CMD` with the variables of `orientctl watch --exec`, the transform
+/// variables turned by the panel offset.
+struct ExecBackend: DisplayBackend {
+    var command: String
+    var panelOffset: PanelRotation
+
+    func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
+        guard let variables = state.hookEnvironment(panelOffset: panelOffset) else { return ApplyPlan() }
+        return ApplyPlan(
+            commands: [
+                ExternalCommand(arguments: ["/bin/sh", "-c", command], environment: variables, capturesOutput: false)
+            ]
+        )
+    }
+}

@@ -1,0 +1,195 @@
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A program `follow` runs: a compositor's control tool (found on `PATH`), or the user's `sh -c` command.
+struct ExternalCommand: Sendable {
+    /// How to tell that a run worked.
+    enum Success: Sendable, Hashable {
+        /// Exit status 0.
+        case exitStatus
+        /// Exit status 0 and nothing but `ok` in the output: `hyprctl` exits 0 even when Hyprland refuses.
+        case hyprctlOK
+    }
+
+    /// The program and its arguments; the program is looked up on `PATH`.
+    var arguments: [String]
+    /// Variables added to orientctl's own environment.
+    var environment: [(name: String, value: String)] = []
+    /// How to tell that a run worked.
+    var success = Success.exitStatus
+    /// Whether the output is kept for the report (a query, a control tool) or goes to orientctl's own
+    /// standard output and error (the user's command, as `watch --exec` runs it).
+    var capturesOutput = true
+
+    /// The command as a shell would read it, with its variables in front: for `--dry-run` and reports.
+    var shellText: String {
+        (environment.map { "\($0.name)=\(Self.quoted($0.value))" } + arguments.map(Self.quoted))
+            .joined(separator: " ")
+    }
+
+    /// A word quoted for `sh` when it needs it.
+    static func quoted(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || "-_./:,@%+=".utf8.contains(byte)
+            }
+        if plain { return word }
+        return "'" + word.replacing("'", with: #"'\''"#) + "'"
+    }
+
+    /// Runs the command to its end on a thread of its own.
+    func run() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: runBlocking()) }
+        }
+    }
+
+    /// How a run ended.
+    struct Outcome: Sendable {
+        /// The command.
+        var command: ExternalCommand
+        /// Why it could not start (errno), if it could not.
+        var spawnError: Int32?
+        /// The raw `waitpid` status.
+        var waitStatus: Int32 = 0
+        /// Its standard output, when captured.
+        var output = ""
+        /// Its standard error, when captured.
+        var errorOutput = ""
+
+        /// Whether it worked, by the command's rule.
+        var succeeded: Bool {
+            guard spawnError == nil, waitStatus == 0 else { return false }
+            switch command.success {
+            case .exitStatus:
+                return true
+            case .hyprctlOK:
+                // `hyprctl --batch` answers one `ok` per command; anything else is Hyprland's error.
+                let rest = output.replacing("ok", with: "").filter { !$0.isWhitespace }
+                return rest.isEmpty && !output.isEmpty
+            }
+        }
+
+        /// What went wrong, for people: the command, how it ended, what it said.
+        var failureText: String {
+            let name = command.arguments.first ?? ""
+            var text = "'\(command.shellText)' "
+            if let spawnError {
+                text += "could not start: \(String(cString: strerror(spawnError)))"
+                if spawnError == ENOENT { text += " (is \(name) installed and on PATH?)" }
+                return text
+            }
+            if waitStatus & 0x7f != 0 {
+                text += "ended by signal \(waitStatus & 0x7f)"
+            } else if (waitStatus >> 8) & 0xff != 0 {
+                text += "exited with status \((waitStatus >> 8) & 0xff)"
+            } else {
+                text += "did not answer ok"
+            }
+            let said = (errorOutput + output).split(whereSeparator: \.isNewline).joined(separator: " ")
+            if !said.isEmpty { text += ": " + said }
+            return text
+        }
+    }
+
+    private func runBlocking() -> Outcome {
+        var outcome = Outcome(command: self)
+        var environment = ProcessInfo.processInfo.environment
+        for variable in self.environment { environment[variable.name] = variable.value }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // orientctl ignores SIGINT and SIGTERM (it takes them from a dispatch source); the command must not.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var outputPipe: [Int32] = [-1, -1]
+        var errorPipe: [Int32] = [-1, -1]
+        if capturesOutput {
+            guard pipe(&outputPipe) == 0, pipe(&errorPipe) == 0 else {
+                outcome.spawnError = errno
+                for descriptor in outputPipe + errorPipe where descriptor >= 0 { close(descriptor) }
+                return outcome
+            }
+            // Only the child's standard output and error may hold the pipes, or their ends never come.
+            for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        }
+
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
+        if capturesOutput {
+            close(outputPipe[1])
+            close(errorPipe[1])
+        }
+        guard result == 0 else {
+            outcome.spawnError = result
+            if capturesOutput {
+                close(outputPipe[0])
+                close(errorPipe[0])
+            }
+            return outcome
+        }
+        if capturesOutput {
+            let (output, errorOutput) = Self.drain(outputPipe[0], errorPipe[0])
+            outcome.output = String(decoding: output, as: UTF8.self)
+            outcome.errorOutput = String(decoding: errorOutput, as: UTF8.self)
+        }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        outcome.waitStatus = status
+        return outcome
+    }
+
+    /// Reads two pipes to their ends together (a program that fills one while we wait on the other
+    /// must not block), then closes them.
+    private static func drain(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
+        var collected: [[UInt8]] = [[], []]
+        var descriptors = [
+            pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
+        ]
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = chunk.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    collected[index] += chunk[..<count]
+                } else if count == 0 || errno != EINTR {
+                    close(descriptors[index].fd)
+                    descriptors[index].fd = -1
+                }
+            }
+        }
+        for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
+        return (collected[0], collected[1])
+    }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+import OrientProtocol
+import OrientationCore
+
+/// sway: `swaymsg output NAME transform T`, then `swaymsg input ID map_to_output NAME` for each touch
+/// screen and pen, so that sway turns their input with the output.
+struct SwayBackend: DisplayBackend {
+    /// The output to turn; nil: the built-in panel of `swaymsg -t get_outputs`.
+    var output: String?
+    /// The input identifiers to map; empty: the touch and tablet-tool inputs of `swaymsg -t get_inputs`.
+    var touch: [String]
+
+    private struct Output: Decodable {
+        var name: String
+        var active: Bool?
+    }
+
+    private struct Input: Decodable {
+        var identifier: String
+        var type: String?
+    }
+
+    func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
+        var plan = ApplyPlan()
+        let name: String
+        do throws(QueryFailure) {
+            if let output { name = output } else { name = try await builtInOutput() }
+        } catch {
+            plan.failures.append(error.message)
+            return plan
+        }
+        plan.commands.append(Self.swaymsg(["output", name, "transform", rotation.swayTransform]))
+        do throws(QueryFailure) {
+            let devices = touch.isEmpty ? try await touchInputs() : touch
+            plan.commands += devices.map { Self.swaymsg(["input", $0, "map_to_output", name]) }
+        } catch {
+            plan.failures.append(error.message)
+        }
+        return plan
+    }
+
+    private func builtInOutput() async throws(QueryFailure) -> String {
+        let outputs: [Output] = try Self.decode(try await query(["swaymsg", "-t", "get_outputs", "--raw"]))
+        return try Self.builtInOutput(
+            among: outputs.filter { $0.active ?? true }.map(\.name),
+            from: "swaymsg -t get_outputs"
+        )
+    }
+
+    private func touchInputs() async throws(QueryFailure) -> [String] {
+        let inputs: [Input] = try Self.decode(try await query(["swaymsg", "-t", "get_inputs", "--raw"]))
+        var identifiers: [String] = []
+        for input in inputs where ["touch", "tablet_tool"].contains(input.type ?? "") {
+            if !identifiers.contains(input.identifier) { identifiers.append(input.identifier) }
+        }
+        return identifiers
+    }
+
+    /// A `swaymsg` command; sway splits the joined arguments at spaces, so a word with a space is quoted.
+    private static func swaymsg(_ words: [String]) -> ExternalCommand {
+        let quoted = words.map { word in
+            word.contains(where: \.isWhitespace) ? "\"" + word.replacing("\"", with: "\\\"") + "\"" : word
+        }
+        return ExternalCommand(arguments: ["swaymsg"] + quoted)
+    }
+
+    private static func decode<Value: Decodable>(_ text: String) throws(QueryFailure) -> Value {
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        } catch {
+            throw QueryFailure(message: "cannot read swaymsg's answer: \(error)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import OrientProtocol
+import OrientationCore
+
+/// X11: `xrandr --output NAME --rotate R`, and the xinput Coordinate Transformation Matrix on each touch
+/// screen and pen. The matrix maps the device to the whole X screen: right for one output.
+struct X11Backend: DisplayBackend {
+    /// The output to turn; nil: the built-in panel of `xrandr --query`.
+    var output: String?
+    /// The xinput devices (names or ids); empty: the touch screens and pens of `xinput list --long`.
+    var touch: [String]
+
+    static let matrixProperty = "Coordinate Transformation Matrix"
+
+    func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
+        var plan = ApplyPlan()
+        let name: String
+        do throws(QueryFailure) {
+            if let output { name = output } else { name = try await builtInOutput() }
+        } catch {
+            plan.failures.append(error.message)
+            return plan
+        }
+        plan.commands.append(
+            ExternalCommand(arguments: ["xrandr", "--output", name, "--rotate", rotation.xrandrRotation])
+        )
+        do throws(QueryFailure) {
+            let devices = touch.isEmpty ? try await touchDevices() : touch
+            let matrix = rotation.coordinateTransformationMatrix.map(String.init)
+            plan.commands += devices.map {
+                ExternalCommand(arguments: ["xinput", "set-prop", $0, Self.matrixProperty] + matrix)
+            }
+        } catch {
+            plan.failures.append(error.message)
+        }
+        return plan
+    }
+
+    /// The connected outputs of `xrandr --query`: lines `eDP-1 connected primary 1920x1080+0+0 …`.
+    private func builtInOutput() async throws(QueryFailure) -> String {
+        let text = try await query(["xrandr", "--query"])
+        let connected = text.split(separator: "\n").compactMap { line -> String? in
+            guard let first = line.first, !first.isWhitespace else { return nil }
+            let words = line.split(separator: " ")
+            return words.count > 1 && words[1] == "connected" ? String(words[0]) : nil
+        }
+        return try Self.builtInOutput(among: connected, from: "xrandr --query")
+    }
+
+    /// The ids of the slave pointers of `xinput list --long` that are touch screens (a direct touch class)
+    /// or pens (absolute axes and Pen, Stylus, Eraser or Touch in the name, not a touchpad).
+    private func touchDevices() async throws(QueryFailure) -> [String] {
+        let text = try await query(["xinput", "list", "--long"])
+        var devices: [String] = []
+        var current: (id: String, name: String, lines: [Substring])?
+        func finish() {
+            guard let device = current else { return }
+            let body = device.lines.joined(separator: "\n")
+            let name = device.name.lowercased()
+            let directTouch = body.contains("XITouchClass") && body.contains("Touch mode: direct")
+            let pen =
+                body.contains("Mode: absolute") && !name.contains("touchpad")
+                && ["pen", "stylus", "eraser", "touch"].contains { name.contains($0) }
+            if directTouch || pen { devices.append(device.id) }
+        }
+        for line in text.split(separator: "\n") {
+            if let header = Self.header(line) {
+                finish()
+                current = header.isSlavePointer ? (header.id, header.name, []) : nil
+            } else {
+                current?.lines.append(line)
+            }
+        }
+        finish()
+        return devices
+    }
+
+    /// A device's first line: `⎜   ↳ ELAN Touchscreen  \tid=10\t[slave  pointer  (2)]`.
+    private static func header(_ line: Substring) -> (id: String, name: String, isSlavePointer: Bool)? {
+        let fields = line.split(separator: "\t")
+        guard fields.count >= 3, fields[1].hasPrefix("id=") else { return nil }
+        let name = fields[0].drop { !$0.isLetter && !$0.isNumber }.trimmingSuffix { $0.isWhitespace }
+        // `[slave  pointer  (2)]`, `[master keyboard (2)]`, `[floating slave]`.
+        let kind = fields[2].filter { $0.isLetter || $0 == " " }.split(separator: " ")
+        return (String(fields[1].dropFirst(3)), String(name), kind.contains("slave") && kind.contains("pointer"))
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var text = self
+        while let last = text.last, predicate(last) { text.removeLast() }
+        return text
+    }
+}

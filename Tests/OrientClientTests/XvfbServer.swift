@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+
+/// A real X server for a test: Xvfb on a free display, with RandR and XInput.
+final class XvfbServer {
+    /// `:N`, for `DISPLAY`.
+    private(set) var display: String
+    private let pid: pid_t
+    private var running = true
+
+    /// Whether Xvfb starts here (installed, and allowed to run); tried once.
+    static let canStart: Bool = {
+        guard let server = XvfbServer() else { return false }
+        server.stop()
+        return true
+    }()
+
+    /// Starts Xvfb with one 1280x800 screen; nil if it is not installed or does not come up.
+    init?() {
+        let candidates = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
+        guard let executable = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            return nil
+        }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        defer { close(ends[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        // The test process blocks signals in some threads; Xvfb must take SIGTERM to stop cleanly.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP] { sigaddset(&defaults, signal) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // -displayfd 1: Xvfb picks a free display and writes its number on standard output when ready.
+        let words = [executable, "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        close(ends[1])
+        guard result == 0 else { return nil }
+        pid = child
+        display = ""
+
+        var entry = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while !text.contains(UInt8(ascii: "\n")), poll(&entry, 1, 20_000) > 0 {
+            let count = chunk.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            text += chunk[..<count]
+        }
+        let number = Int(String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let number else {
+            stop()
+            return nil
+        }
+        display = ":\(number)"
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server and waits for it.
+    func stop() {
+        guard running else { return }
+        running = false
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Runs an X client (`xrandr`, `xinput`) against this server; its status and standard output.
+    func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { _, new in new }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
