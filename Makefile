@@ -79,3 +79,10 @@ uninstall:
 perf: deps
 	$(SWIFT) build -c release --product orientd
 	scripts/perf.py $$($(SWIFT) build -c release --show-bin-path)/orientd
+
+# The reliability checks (docs/reliability.md): the release daemon on an emulated accelerometer, driven
+# through protocol torture, a slow consumer, churn, SIGKILL rounds and signals; one line per check.
+.PHONY: reliability
+reliability: deps
+	$(SWIFT) build -c release --product orientd
+	scripts/reliability.py $$($(SWIFT) build -c release --show-bin-path)/orientd
