@@ -8,6 +8,8 @@ issue, and prints PASS or FAIL with its figures (docs/reliability.md says what e
               client sees every event, memory stays bounded;
   slow        a generating client that never reads while 10,000 events are made: dropped at its
               256 KiB bound, memory bounded, the others get everything;
+  lag         a generating client that reads 3 % less than it is sent: dropped at its bound, and
+              until then the daemon holds its unsent bytes only;
   churn       10,000 connect/begin/close cycles (some end, some do not, some clients are killed):
               the generation total returns to 0, the sensor is stopped, the open files return to
               their baseline;
@@ -19,7 +21,8 @@ issue, and prints PASS or FAIL with its figures (docs/reliability.md says what e
   sighup      SIGHUP under load reloads the configuration without dropping a client.
 
 Usage: scripts/reliability.py ORIENTD [--lines 10000] [--events 10000] [--cycles 10000]
-                                      [--rounds 500] [--only torture,slow,...] [--seed N]
+                                      [--rounds 500] [--term-rounds 20] [--only torture,slow,...]
+                                      [--seed N]
 Exits 1 if a check fails. The tmpfs half of `crash` needs root (mount); without it it says SKIP.
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
 """
@@ -415,6 +418,48 @@ def check_slow(a, testbed):
            f"{len(expected)} events in order; VmRSS {rss_before} -> {rss_after} kB, VmHWM {hwm} kB")
 
 
+def check_lag(a, testbed):
+    """A generating client that reads, but 3 % less than it is sent: it is dropped at its bound, and until then
+    the daemon holds its unsent bytes only, not everything sent since it last caught up."""
+    daemon, path = start(a, testbed, "lag")
+    pid = daemon.pid
+    lagger, reader, controller = Conn(path), Conn(path), Conn(path)
+    lagger.call("begin")
+    reader.call("begin")
+    controller.call("hello")
+    lagger.sock.setblocking(False)
+    rss_before = kib(pid, "VmRSS")
+    masks = ['{"mask": "portrait"}', '{"mask": "landscape"}']
+    produced, batches, clients, started = 0, 0, 3, time.monotonic()
+    while clients == 3 and batches < 2000:
+        controller.send("".join('{"id": %d, "method": "constrain", "params": %s}\n' % (i, masks[i % 2])
+                                for i in range(50)))
+        controller.messages(10, count=50)
+        before = reader.received
+        reader.messages(0.05)
+        batch = reader.received - before
+        produced += batch
+        want, read = int(batch * 0.97), 0
+        while read < want:
+            try:
+                data = lagger.sock.recv(want - read)
+            except BlockingIOError:
+                break
+            if not data:
+                break
+            read += len(data)
+        batches += 1
+        if batches % 10 == 0:
+            clients = controller.call("status", ident=999)["result"]["clients"]
+    hwm = kib(pid, "VmHWM")
+    bound = rss_before + 2 * OUTPUT_LIMIT // KIB + 1024
+    ok = clients == 2 and hwm <= bound and daemon.poll() is None and not reader.closed
+    perf.stop(daemon)
+    report("lag", ok, f"a client reading 97 % of what it is sent: dropped after {produced / 1e6:.1f} MB in "
+           f"{batches * 50} changes ({time.monotonic() - started:.1f} s); VmRSS {rss_before} kB before, VmHWM "
+           f"{hwm} kB (bound {bound} kB: twice the 256 KiB queue + 1 MiB)")
+
+
 # ---------------------------------------------------------------------------------------------
 # Churn
 
@@ -726,7 +771,7 @@ def main():
     ap.add_argument("--cycles", type=int, default=10000, help="churn cycles (default 10000)")
     ap.add_argument("--rounds", type=int, default=500, help="SIGKILL rounds (default 500)")
     ap.add_argument("--term-rounds", type=int, default=20, help="SIGTERM rounds (default 20)")
-    ap.add_argument("--only", default="", help="comma-separated checks: torture,slow,churn,crash,sigterm,sighup")
+    ap.add_argument("--only", default="", help="comma-separated checks: torture,slow,lag,churn,crash,sigterm,sighup")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     a = ap.parse_args()
     a.orientd = os.path.abspath(a.orientd)
@@ -739,7 +784,8 @@ def main():
           f"clients are this script's Unix sockets; memory from /proc/PID/status, open files from /proc/PID/fd; "
           f"seed {a.seed}")
     testbed = emulated.testbed()
-    checks = [("torture", check_torture), ("slow", check_slow), ("churn", check_churn), ("crash", check_crash),
+    checks = [("torture", check_torture), ("slow", check_slow), ("lag", check_lag), ("churn", check_churn),
+              ("crash", check_crash),
               ("sigterm", check_sigterm), ("sighup", check_sighup)]
     for name, check in checks:
         if only and name not in only:
