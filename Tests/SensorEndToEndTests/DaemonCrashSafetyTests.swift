@@ -62,6 +62,8 @@ extension EmulatedDeviceTests {
                     inFlight = nil
                     if ContinuousClock.now >= deadline { break }
                 }
+                // A moment for the request in flight to be handled, or its save to be under way.
+                usleep(UInt32.random(in: 0...2000, using: &rng))
                 daemon.process.signal(SIGKILL)
                 #expect(await daemon.process.wait() == .signalled(SIGKILL))
 
