@@ -492,6 +492,7 @@ def check_churn(a, testbed):
     begin(warm_up, daemon, testbed)
     warm_up.close()
     emulated.wait_for_buffer(testbed, False, 10, lambda: daemon.poll() is None)
+    observer.call("status", ident=2)  # a round trip: the warm-up connection's close is complete, its fd closed
     fds_before, rss_before = fd_count(pid), kib(pid, "VmRSS")
     open_conns, kinds, started, children = [], {"end": 0, "no-end": 0, "unread": 0, "killed": 0, "twice": 0}, \
         time.monotonic(), []

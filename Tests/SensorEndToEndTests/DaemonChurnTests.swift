@@ -35,6 +35,8 @@ extension EmulatedDeviceTests {
             #expect(await daemon.waitForBufferEnable("1", fixture))
             warmUp.close()
             #expect(await daemon.waitForBufferEnable("0", fixture))
+            // A round trip: the warm-up connection's close has been handled to its end, its fd closed.
+            _ = try await observer.call("status")
             let baseline = resources.openFileCount
 
             var rng = SeededGenerator(seed: 0xC4_0C4)
