@@ -721,7 +721,7 @@ def check_sigterm(a, testbed):
     ok = not problems and max(times) <= 2
     report("sigterm", ok, f"{len(times)} rounds with 8 generating clients, 400 queued requests and scans "
            f"arriving: exit 0, device restored (buffer, frequency, trigger, channels), socket removed: "
-           f"{'all' if not problems else len(problems)} ; time to exit max {max(times) * 1000:.0f} ms, "
+           f"{'all rounds' if not problems else f'{len(problems)} problems'}; time to exit max {max(times) * 1000:.0f} ms, "
            f"median {sorted(times)[len(times) // 2] * 1000:.0f} ms (target 2 s)")
     for line in problems[:5]:
         print("    " + line)
