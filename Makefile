@@ -86,3 +86,13 @@ uninstall:
 perf: deps
 	$(SWIFT) build -c release --product orientd
 	scripts/perf.py $$($(SWIFT) build -c release --show-bin-path)/orientd
+
+# The reliability checks (docs/reliability.md): the release daemon on an emulated accelerometer, driven
+# through protocol torture, a slow consumer, churn, SIGKILL rounds and signals (scripts/reliability.py),
+# then sensor faults, silences and clock jumps (scripts/reliability-sensor.py); one line per check.
+.PHONY: reliability
+reliability: deps
+	$(SWIFT) build -c release --product orientd
+	@bin=$$($(SWIFT) build -c release --show-bin-path) && status=0 && \
+		{ scripts/reliability.py $$bin/orientd || status=1; } && \
+		{ scripts/reliability-sensor.py $$bin/orientd || status=1; } && exit $$status

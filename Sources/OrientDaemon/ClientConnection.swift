@@ -154,6 +154,11 @@ final class ClientConnection {
         if pendingOutput == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputStart = 0
+        } else if outputStart >= 64 * 1024 && outputStart >= pendingOutput {
+            // A client that reads but never quite catches up: without this the queue would keep every byte sent
+            // since it last caught up (megabytes), not just the unsent ones; now it holds at most about twice them.
+            output.removeSubrange(0..<outputStart)
+            outputStart = 0
         }
         updateInterest()
     }

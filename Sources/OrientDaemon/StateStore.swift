@@ -34,6 +34,7 @@ public final class StateStore: Sendable {
     /// is logged as a warning, moved to ``corruptPath`` and replaced by the defaults.
     public func load() -> PersistedState {
         guard prepareDirectory() else { return .defaults }
+        removeAbandonedTemporaryFiles()
         let bytes: [UInt8]
         switch readFile() {
         case .success(let contents):
@@ -65,7 +66,7 @@ public final class StateStore: Sendable {
         )
         defer { close(directoryFD) }
 
-        var template = Array("\(directory)/.state.json.XXXXXX".utf8CString)
+        var template = Array("\(directory)/\(Self.temporaryPrefix)XXXXXX".utf8CString)
         let fd = try Self.check(mkstemp(&template), .createTemporaryFile, directory + "/.state.json.XXXXXX")
         let temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var isOpen = true
@@ -125,6 +126,29 @@ public final class StateStore: Sendable {
         logger.info("Created the state directory", metadata: ["directory": "\(directory)"])
         return true
     }
+
+    /// Removes the temporary files of saves that a crash cut short (`.state.json.XXXXXX`, between `mkstemp` and
+    /// `rename`), so that they do not pile up over months of crashes. Only one daemon uses the directory and it
+    /// loads before it saves, so none of them is in use.
+    private func removeAbandonedTemporaryFiles() {
+        guard let stream = opendir(directory) else { return }
+        var abandoned: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(Self.temporaryPrefix), name.utf8.count == Self.temporaryPrefix.utf8.count + 6 {
+                abandoned.append(name)
+            }
+        }
+        closedir(stream)
+        for name in abandoned where unlink(directory + "/" + name) == 0 {
+            logger.notice("Removed the temporary file of a save cut short", metadata: ["file": "\(directory)/\(name)"])
+        }
+    }
+
+    /// The name of a save's temporary file before mkstemp's six characters.
+    private static let temporaryPrefix = ".state.json."
 
     /// The whole file, up to ``maximumFileSize``; a larger one is reported as `EFBIG`.
     private func readFile() -> Result<[UInt8], StateStoreError> {

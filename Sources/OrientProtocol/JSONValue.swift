@@ -30,10 +30,12 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Parses one JSON text.
-    /// - Throws: the decoder's error when the bytes are not JSON.
-    public static func parse(_ bytes: some Collection<UInt8>) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// Parses one JSON text strictly (RFC 8259), in time linear in its length; a duplicate key takes its last
+    /// value; integers that fit in 64 bits are ``integer(_:)``, other numbers ``number(_:)``.
+    /// - Throws: ``JSONSyntaxError`` when the bytes are not JSON (not UTF-8, a byte order mark, nested more than
+    ///   512 deep, anything after the value).
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 
     /// The name of the value's JSON type, for error messages.

@@ -43,6 +43,21 @@ import Glibc
         }
     }
 
+    @Test func loadRemovesTheTemporaryFilesOfSavesCutShortAndNothingElse() throws {
+        try withTemporaryDirectory { directory in
+            let store = StateStore(directory: directory, logger: RecordingLog().logger)
+            try store.save(PersistedState(lock: .portrait))
+            // What a crash between mkstemp and rename leaves, and names that are not a save's temporary file.
+            for name in [
+                ".state.json.a1B2c3", ".state.json.Zz9_yY", ".state.json.toolong", "state.json.corrupt", "notes",
+            ] {
+                writeText(directory + "/" + name, "{")
+            }
+            #expect(store.load() == PersistedState(lock: .portrait))
+            #expect(listDirectory(directory) == [".state.json.toolong", "notes", "state.json", "state.json.corrupt"])
+        }
+    }
+
     @Test func emptyMaskIsUnlocked() {
         var state = PersistedState(lock: [])
         #expect(state.lock == nil)

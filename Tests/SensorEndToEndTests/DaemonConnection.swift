@@ -21,6 +21,8 @@ final class DaemonConnection {
     private(set) var inbox: [DaemonMessage] = []
     /// Whether the daemon closed the connection (EOF, or `ECONNRESET` after the last data).
     private(set) var closedByDaemon = false
+    /// Every byte read from the socket so far, a line not yet complete included.
+    private(set) var receivedByteCount = 0
     /// Text for failure messages (the daemon's output).
     var context: () -> String = { "" }
     private var buffer: [UInt8] = []
@@ -209,6 +211,7 @@ final class DaemonConnection {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
                 total += count
+                receivedByteCount += count
                 buffer.append(contentsOf: chunk[0..<count])
                 continue
             }
