@@ -22,36 +22,17 @@ One line per check: its name, PASS or FAIL, and the figures measured. Each check
 Usage: scripts/reliability-sensor.py ORIENTD [--rounds 5] [--only NAME,...]
 Exits 1 if any check fails. Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps).
 """
-import argparse, atexit, os, platform, shutil, signal, socket, struct, subprocess, sys, tempfile, time
+import argparse, os, platform, socket, struct, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import emulated_accelerometer as emulated  # noqa: E402
 from latency import Client, percentile  # noqa: E402
 
-WORK = tempfile.mkdtemp(prefix="orientd-reliability-sensor-")
-DAEMONS = []
+# The work folder, the list of daemons to stop at exit, and `stop` are perf.py's.
+from perf import DAEMONS, WORK, stop  # noqa: E402
+
 TARGET_MS = 1000
 NORMAL, LEFT_UP = (0, -1000, 0), (1000, 0, 0)
-
-
-def cleanup():
-    for daemon in DAEMONS:
-        stop(daemon)
-    shutil.rmtree(WORK, ignore_errors=True)
-
-
-atexit.register(cleanup)
-signal.signal(signal.SIGTERM, lambda *_: sys.exit("reliability-sensor: terminated"))
-
-
-def stop(daemon):
-    if daemon.poll() is None:
-        daemon.send_signal(signal.SIGTERM)
-        try:
-            daemon.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-            daemon.wait()
 
 
 class Failure(Exception):
