@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Stand-ins for `swaymsg`, `hyprctl`, `xrandr` and `xinput`: small shell scripts in a folder put first on
 /// `PATH`, each appending its arguments to one record (a line per run, arguments separated by tabs) and
@@ -45,9 +46,7 @@ struct StandInPrograms {
                 \(success)
 
                 """
-            let path = folder + "/" + program
-            try script.write(toFile: path, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            try Self.writeProgram(script, to: folder + "/" + program)
         }
     }
 
@@ -70,6 +69,22 @@ struct StandInPrograms {
             !Self.answers.contains {
                 $0.program == run.first && run.dropFirst().joined(separator: " ").hasPrefix($0.query)
             }
+        }
+    }
+
+    /// Writes an executable script through a descriptor that no child process can inherit. Tests run in
+    /// parallel in one process: a program another test starts meanwhile would otherwise keep the script
+    /// open for writing for its whole life, and running the script would fail with ETXTBSY.
+    private static func writeProgram(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            guard written > 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += written
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 extension EmulatedDeviceTests {
@@ -18,8 +19,14 @@ extension EmulatedDeviceTests {
             defer { try? FileManager.default.removeItem(at: folder) }
             let record = folder.appendingPathComponent("record").path
             let script = folder.appendingPathComponent("swaymsg").path
-            try "#!/bin/sh\necho \"$*\" >>'\(record)'\n".write(toFile: script, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+            // Written through a descriptor no child can inherit: a program another suite starts meanwhile
+            // would keep it open for writing, and running it would fail with ETXTBSY.
+            let descriptor = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+            try #require(descriptor >= 0)
+            let text = Array("#!/bin/sh\necho \"$*\" >>'\(record)'\n".utf8)
+            let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            try #require(written == text.count)
             func runs() -> [String] {
                 ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             }
