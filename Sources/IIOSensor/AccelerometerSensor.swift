@@ -55,6 +55,8 @@ public final class AccelerometerSensor {
     private var silentLooks = 0
     /// Whether the current buffer was enabled again by a re-validation.
     private var revalidated = false
+    /// `usableSamples` at the last re-validation; nil before the first of this capture.
+    private var usableAtRevalidation: Int?
     /// `bootTime - now` at the last look: it grows by the length of every suspend.
     private var asleepOffset = 0.0
     /// The time of the last sample, to see the clock jump between two; NaN after a (re)start.
@@ -345,6 +347,18 @@ public final class AccelerometerSensor {
     /// cannot be set up again is replaced by polling at once.
     private func revalidate(_ reason: String) {
         guard case .buffered(let capture, _) = state, let accelerometer else { return }
+        pendingRevalidation = nil
+        // Less than one watch period's worth of samples since the last re-validation: it did not help (a
+        // driver that sends a scan when enabled and then nothing, or scans far apart). Poll, do not loop.
+        if let since = usableAtRevalidation, usableSamples - since < Int(max(1, options.rate * options.pollFallback)) {
+            logger.warning(
+                "\(reason), again soon after the buffer was enabled again: polling instead",
+                metadata: metadata(accelerometer)
+            )
+            fallBackToPolling()
+            return
+        }
+        usableAtRevalidation = usableSamples
         logger.info("\(reason): disabling and enabling the buffer again", metadata: metadata(accelerometer))
         capture.stop()
         let previous = status
@@ -361,6 +375,7 @@ public final class AccelerometerSensor {
 
     private func fallBackToPolling() {
         guard case .buffered(let capture, _) = state, let accelerometer else { return }
+        pendingRevalidation = nil
         capture.stop()
         let device = capture.device
         fellBack = true
@@ -433,6 +448,7 @@ public final class AccelerometerSensor {
         mode = nil
         pendingRevalidation = nil
         revalidated = false
+        usableAtRevalidation = nil
         anomaly = nil
     }
 

@@ -182,7 +182,9 @@ final class SensorProxyService {
         let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
         let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
         switch (member, sender) {
-        case ("ClaimAccelerometer", let sender?): claim(by: sender, message: message)
+        case ("ClaimAccelerometer", let sender?):
+            // A claim that cannot be followed is refused, so that the client knows and may claim again.
+            if let refused = claim(by: sender, message: message) { return -refused }
         case ("ReleaseAccelerometer", let sender?): release(sender, reason: "ReleaseAccelerometer")
         // ClaimLight, ReleaseLight, ClaimProximity, ReleaseProximity, ClaimCompass, ReleaseCompass: there is no
         // such sensor, so there is nothing to start or stop (iio-sensor-proxy answers them the same way then).
@@ -192,8 +194,9 @@ final class SensorProxyService {
     }
 
     /// One count for a client that has not claimed yet; a repeated claim changes nothing.
-    private func claim(by sender: String, message: OpaquePointer) {
-        guard claims[sender] == nil, let connection else { return }
+    /// - Returns: the errno of a claim that cannot be followed (and is refused); nil when it holds.
+    private func claim(by sender: String, message: OpaquePointer) -> Int32? {
+        guard claims[sender] == nil, let connection else { return nil }
         let claim: Claim
         do {
             claim = try Claim(name: sender, id: engine.newClientID(), bus: connection.bus, message: message) {
@@ -201,7 +204,7 @@ final class SensorProxyService {
             }
         } catch {
             logger.error("cannot follow the bus client \(sender): its claim is refused: \(error)")
-            return
+            return error.errorNumber > 0 ? error.errorNumber : EIO
         }
         claims[sender] = claim
         logger.info(
@@ -212,6 +215,7 @@ final class SensorProxyService {
             ]
         )
         engine.claim(for: claim.id)
+        return nil
     }
 
     private func release(_ name: String, reason: String) {

@@ -79,9 +79,12 @@ public struct RotationPolicy: Sendable {
     }
 
     /// The interface orientation the device asks for: its own, or the natural one while the policy does not
-    /// follow it; nil when it asks for none (`unknown`, face-up, face-down).
+    /// follow it; nil when it asks for none (`unknown`, face-up, face-down). A device that asks for nothing
+    /// asks for nothing in either case, so that the interface stays `unknown` until the first classification
+    /// and keeps its last value while nobody generates (ORIENTATION.md).
     public var requestedInterfaceOrientation: InterfaceOrientation? {
-        followsDevice ? device.requestedInterfaceOrientation : .natural(natural)
+        guard let own = device.requestedInterfaceOrientation else { return nil }
+        return followsDevice ? own : .natural(natural)
     }
 
     /// Sets or removes the lock (`orientctl lock MASK`, `orientctl unlock`).

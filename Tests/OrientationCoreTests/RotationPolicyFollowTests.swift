@@ -47,12 +47,19 @@ import Testing
         #expect(policy.device == .portraitUpsideDown)
     }
 
-    @Test func aHeldPolicyTakesTheNaturalOrientationBeforeAnyClassification() throws {
+    /// ORIENTATION.md: the interface is `unknown` until the first classification, held or not; the first
+    /// classification then gives the natural orientation, whatever the device's.
+    @Test func aHeldPolicyStaysUnknownUntilTheFirstClassification() throws {
         var policy = try RotationPolicy()
         let change = policy.setFollowsDevice(false)
         #expect(policy.device == .unknown)
+        #expect(policy.interface == .unknown)
+        #expect(change.previousInterface == nil)
+        _ = policy.setDevice(.faceUp)
+        #expect(policy.interface == .unknown, "face-up asks for nothing, held or not")
+        let classified = policy.setDevice(.portrait)
         #expect(policy.interface == .landscapeRight)
-        #expect(change.previousInterface == .unknown)
+        #expect(classified.previousInterface == .unknown)
     }
 
     @Test func followingAgainTakesTheDeviceOrientationAtOnce() throws {
@@ -118,7 +125,7 @@ import Testing
         _ = policy.setDevice(.faceUp)
         #expect(policy.requestedInterfaceOrientation == nil)
         _ = policy.setFollowsDevice(false)
-        #expect(policy.requestedInterfaceOrientation == .portrait)
+        #expect(policy.requestedInterfaceOrientation == nil, "a device that asks for nothing, held or not")
         _ = policy.setDevice(.landscapeLeft)
         #expect(policy.requestedInterfaceOrientation == .portrait)
         _ = policy.setFollowsDevice(true)
