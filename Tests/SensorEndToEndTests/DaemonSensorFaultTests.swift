@@ -99,6 +99,29 @@ extension EmulatedDeviceTests {
             #expect(await running.daemon.stop() == .exited(0))
         }
 
+        /// A buffer that delivers a few scans after it was enabled again and then falls silent once more is
+        /// polled, rather than disabled and enabled again for as long as someone generates.
+        @Test func aBufferThatFallsSilentAgainSoonAfterItWasEnabledAgainIsPolled() async throws {
+            var running = try await Running(pollFallback: "2")
+            try running.loseTheBuffer()
+            #expect(await running.daemon.waitForBufferEnable("1", running.fixture), "the buffer is enabled again")
+            // Ten scans (0.2 s at 50 Hz): fewer than one watch period's worth, then silence.
+            try running.feed.hold(.normal, seconds: 0.2)
+            var sensor = try await running.sensorStatus()
+            let deadline = ContinuousClock.now + .seconds(20)
+            while sensor?["mode"]?.string != "poll" && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                sensor = try await running.sensorStatus()
+            }
+            #expect(sensor?["mode"]?.string == "poll", "\(String(describing: sensor))")
+            #expect(sensor?["fell_back"]?.bool == true, "\(String(describing: sensor))")
+            let log = running.daemon.process.errorText
+            #expect(log.contains("again soon after the buffer was enabled again: polling instead"), "\(log)")
+            let revalidations = log.components(separatedBy: "disabling and enabling the buffer again").count - 1
+            #expect(revalidations == 1, "one re-validation, then polling: \(log)")
+            #expect(await running.daemon.stop() == .exited(0))
+        }
+
         /// Two samples more than 5 s apart (the IIO timestamp clock ran on through a suspend) make the daemon
         /// re-validate the buffer at once, long before the silence check could.
         @Test func aClockJumpBetweenSamplesReenablesTheBuffer() async throws {
