@@ -50,7 +50,7 @@ struct ExternalCommand: Sendable {
     /// Runs the command to its end on a thread of its own.
     func run() async -> Outcome {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: runBlocking()) }
+            DispatchQueue.global().async { continuation.resume(returning: runAndWait()) }
         }
     }
 
@@ -102,7 +102,8 @@ struct ExternalCommand: Sendable {
         }
     }
 
-    private func runBlocking() -> Outcome {
+    /// Runs the command to its end on the calling thread.
+    func runAndWait() -> Outcome {
         var outcome = Outcome(command: self)
         var environment = ProcessInfo.processInfo.environment
         for variable in self.environment { environment[variable.name] = variable.value }
