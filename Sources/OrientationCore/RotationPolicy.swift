@@ -162,13 +162,18 @@ public struct RotationPolicy: Sendable {
         return mask
     }
 
-    /// The resolution rule of ORIENTATION.md (iOS's `attemptRotationToDeviceOrientation`).
+    /// The resolution rule of ORIENTATION.md (iOS's `attemptRotationToDeviceOrientation`), with one refinement:
+    /// the interface stays `unknown` only while the device asks for nothing. A device whose pose the allowed set
+    /// excludes (`Supported=portrait` on a machine held in landscape) gets the preferred or first allowed
+    /// orientation at its first classification, rather than `unknown` until it happens to be turned to an
+    /// allowed pose.
     private mutating func resolve() {
-        if let asked = requestedInterfaceOrientation, allowed.contains(asked) {
+        let asked = requestedInterfaceOrientation
+        if let asked, allowed.contains(asked) {
             interface = asked
         } else if allowed.contains(interface) {
             // Keep the current one.
-        } else if interface == .unknown && lock == nil && constraints.isEmpty {
+        } else if interface == .unknown && asked == nil && lock == nil && constraints.isEmpty {
             // Nothing asks for an orientation yet and nothing forces one.
         } else if allowed.contains(preferred) {
             interface = preferred

@@ -37,7 +37,7 @@ struct Constrain: AsyncParsableCommand {
         follower.start(with: constrained.value, json: constrained.json(at: "result"))
         // Begun after printing, so that every event printed comes after the state printed.
         _ = try await connection.request(.begin, returning: BeginResult.self)
-        try await follower.follow(connection, until: signals)
+        try await follower.follow(connection, after: constrained.value.seq, until: signals)
     }
 
     private static func parse(_ text: String) throws(ValidationError) -> InterfaceOrientationMask {

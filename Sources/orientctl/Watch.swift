@@ -9,8 +9,9 @@ struct Watch: AsyncParsableCommand {
         abstract: "Print the state, then one line per event, until interrupted.",
         discussion: """
             Starts the sensor (begin) and prints the state line 'device=D interface=I rotation=R lock=L', \
-            then one line 'device=D interface=I rotation=R' per event. With --json: the state object, \
-            then each event object, as the daemon sends them. SIGINT or SIGTERM end it with status 0. \
+            then one line 'device=D interface=I rotation=R' per change: the events of one change (one \
+            seq, e.g. a device and an interface event) make one line. With --json: the state object, \
+            then every event object, as the daemon sends them. SIGINT or SIGTERM end it with status 0. \
             If orientd goes away, it ends with status 3 and does not reconnect (run it from a service \
             that restarts it).
 
@@ -43,7 +44,7 @@ struct Watch: AsyncParsableCommand {
         let begun = try await connection.request(.begin, returning: BeginResult.self)
         let follower = EventFollower(printer: Printer(json: global.json), command: command)
         follower.start(with: begun.value.state, json: begun.json(at: "result", "state"))
-        try await follower.follow(connection, until: signals)
+        try await follower.follow(connection, after: begun.value.state.seq, until: signals)
     }
 }
 
@@ -58,13 +59,20 @@ struct EventFollower: Sendable {
         if let command { ExecCommand.run(command, for: state) }
     }
 
-    /// Prints each event; runs the command on each interface change.
+    /// Prints each change (the events of one `seq` as one line; in JSON, every event as sent); runs the command
+    /// on each interface change.
+    /// - Parameter seq: the `seq` of the state printed at the start: events of that change are in it already.
     /// - Throws: status 3 when the daemon goes away; returns when a signal arrives.
-    func follow(_ connection: OrientConnection, until signals: AsyncStream<Int32>) async throws {
+    func follow(_ connection: OrientConnection, after seq: UInt64, until signals: AsyncStream<Int32>) async throws {
         let events = connection.events
         try await TerminationSignals.runUntilSignalled(signals) {
+            // Every event of a change carries the state after the whole change, so its first event says it all.
+            var printed = seq
             for await event in events {
-                printer.event(event)
+                if printer.json || event.value.state.seq != printed {
+                    printer.event(event)
+                    printed = event.value.state.seq
+                }
                 if let command, event.value.name == .interface { ExecCommand.run(command, for: event.value.state) }
             }
             // A signal cancels this loop too; only an end of its own means the daemon went away.

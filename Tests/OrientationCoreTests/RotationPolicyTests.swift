@@ -155,13 +155,57 @@ import Testing
         #expect(constrained.interface == expected)
     }
 
-    @Test func supportedAloneForcesNothingWhileUnknown() throws {
-        // "if the current one is unknown and neither a lock nor a constraint is in force, stay unknown"
+    @Test func supportedAloneForcesNothingBeforeTheFirstClassification() throws {
+        // Before any classification nothing asks for an orientation: the interface stays unknown.
         var policy = try RotationPolicy(supported: .portrait)
         #expect(policy.interface == .unknown)
+        for nothing in [DeviceOrientation.unknown, .faceUp, .faceDown] {
+            _ = policy.setDevice(nothing)
+            #expect(policy.interface == .unknown)
+            #expect(policy.rotation == nil)
+        }
+    }
+
+    /// `Supported=` excluding the pose the device is held in: the first classification resolves to the preferred
+    /// orientation if allowed, else to the first allowed one, instead of leaving the interface unknown until the
+    /// device is turned to an allowed pose.
+    @Test(
+        arguments: [
+            (
+                NaturalOrientation.landscape, InterfaceOrientationMask.portrait, nil, DeviceOrientation.landscapeLeft,
+                InterfaceOrientation.portrait
+            ),
+            (.landscape, [.portrait, .portraitUpsideDown], .portraitUpsideDown, .landscapeRight, .portraitUpsideDown),
+            (.landscape, [.portraitUpsideDown, .landscapeLeft], nil, .portrait, .landscapeLeft),
+            (.portrait, .landscape, nil, .portrait, .landscapeRight),
+            (.portrait, .landscape, .landscapeLeft, .portraitUpsideDown, .landscapeLeft),
+        ]
+            as [(
+                NaturalOrientation, InterfaceOrientationMask, InterfaceOrientation?, DeviceOrientation,
+                InterfaceOrientation
+            )]
+    )
+    func supportedExcludingThePoseResolvesAtTheFirstClassification(
+        natural: NaturalOrientation,
+        supported: InterfaceOrientationMask,
+        preferred: InterfaceOrientation?,
+        device: DeviceOrientation,
+        expected: InterfaceOrientation
+    ) throws {
+        var policy = try RotationPolicy(natural: natural, supported: supported, preferred: preferred)
+        let change = policy.setDevice(device)
+        #expect(policy.interface == expected)
+        #expect(policy.rotation != nil)
+        #expect(change.previousInterface == .unknown)
+        #expect(policy.device == device)
+    }
+
+    @Test func supportedExcludingThePoseThenAnAllowedPose() throws {
+        var policy = try RotationPolicy(supported: .portrait)
         _ = policy.setDevice(.landscapeLeft)
-        #expect(policy.interface == .unknown)
-        #expect(policy.rotation == nil)
+        #expect(policy.interface == .portrait)
+        _ = policy.setDevice(.faceUp)
+        #expect(policy.interface == .portrait)
         _ = policy.setDevice(.portrait)
         #expect(policy.interface == .portrait)
         _ = policy.setDevice(.landscapeLeft)
