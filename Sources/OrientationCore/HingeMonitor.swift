@@ -1,9 +1,10 @@
 /// Follows the hinge angle of a two-accelerometer convertible and decides tablet mode from it, with hysteresis.
 ///
 /// A value type fed one sample at a time from either sensor: O(1) state, no allocation. Each sensor's readings
-/// are low-pass filtered (τ 100 ms) and their motion measured (the moving average, τ 100 ms, of the squared
-/// distance between a reading and the filtered one, relative to g). Each sample pairs its sensor's filtered reading
-/// with the other's latest, so that the two may run at different rates and with gaps.
+/// are low-pass filtered (τ 100 ms) and their motion measured from the size of the readings: the moving average
+/// (τ 100 ms) of ((|a| − ā)/g)², ā being |a| averaged over a second. Turning the lid or the machine by hand leaves
+/// |a| where it was, so a fold is followed as it happens; shaking, walking and knocks are not. Each sample pairs its sensor's filtered reading with the
+/// other's latest, so that the two may run at different rates and with gaps.
 ///
 /// The angle is **reliable** only while the hinge axis is at least 25° from vertical (the (y, z) part of each
 /// reading at least sin 25° × g), both magnitudes are within 10 % of g and within 1 m/s² of each other, both
@@ -34,8 +35,9 @@ public struct HingeMonitor: Sendable {
     public static let gravity = 9.806_65
     private static let filterTime = 0.100
     private static let motionTime = 0.100
-    /// The largest RMS distance (relative to g) between a reading and the filtered one that counts as still.
-    private static let stillDeviation = 0.1
+    private static let magnitudeTime = 1.0
+    /// The largest RMS deviation of |a| from its average (relative to g) that counts as still.
+    private static let stillDeviation = 0.05
     private static let maximumGap = 1.0
     private static let magnitudeTolerance = 0.1
     private static let magnitudeAgreement = 1.0
@@ -115,7 +117,9 @@ public struct HingeMonitor: Sendable {
         var seeded = false
         var lastTime = 0.0
         var filtered = Vector3.zero
-        /// The moving average of the squared relative distance between a reading and the filtered one.
+        /// |a| averaged over about a second.
+        var meanMagnitude = 0.0
+        /// The moving average of ((|a| − ``meanMagnitude``)/g)².
         var motion = 0.0
 
         var isStill: Bool { motion <= HingeMonitor.stillDeviation * HingeMonitor.stillDeviation }
@@ -129,6 +133,7 @@ public struct HingeMonitor: Sendable {
                 seeded = true
                 lastTime = sample.time
                 filtered = a
+                meanMagnitude = a.magnitude
                 motion = HingeMonitor.stillDeviation * HingeMonitor.stillDeviation * 4
                 return
             }
@@ -137,10 +142,10 @@ public struct HingeMonitor: Sendable {
             filtered.x += k * (a.x - filtered.x)
             filtered.y += k * (a.y - filtered.y)
             filtered.z += k * (a.z - filtered.z)
-            let dx = a.x - filtered.x
-            let dy = a.y - filtered.y
-            let dz = a.z - filtered.z
-            let deviation = (dx * dx + dy * dy + dz * dz) / (HingeMonitor.gravity * HingeMonitor.gravity)
+            let magnitude = a.magnitude
+            meanMagnitude += dt / (HingeMonitor.magnitudeTime + dt) * (magnitude - meanMagnitude)
+            let relative = (magnitude - meanMagnitude) / HingeMonitor.gravity
+            let deviation = relative * relative
             let m = dt / (HingeMonitor.motionTime + dt)
             motion += m * (deviation - motion)
         }

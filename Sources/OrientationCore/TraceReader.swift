@@ -23,9 +23,22 @@ public struct TraceReader: Sendable {
     public init() {}
 
     /// Reads the next line (without its newline).
-    /// - Returns: the sample on the line, or nil for a comment, header or blank line.
+    /// - Returns: the display's sample on the line, or nil for a comment, header or blank line, or a line with
+    ///   only a base reading.
     /// - Throws: ``TraceError`` naming the line when it is malformed.
     public mutating func read(line rawLine: some StringProtocol) throws(TraceError) -> Sample? {
+        guard let row = try readRow(line: rawLine), let display = row.display else { return nil }
+        return Sample(time: row.time, acceleration: display)
+    }
+
+    /// Reads the next line (without its newline), with the base accelerometer's columns of a two-sensor trace.
+    ///
+    /// A one-sensor line is `t,x,y,z`. A two-sensor trace (header `t,x,y,z,bx,by,bz`) has seven fields a line:
+    /// the display's reading, the base's, or both, the missing one left empty (`0.04,,,,0.1,0.2,9.8`), so that
+    /// the two sensors may run at different rates.
+    /// - Returns: the line's readings, or nil for a comment, header or blank line.
+    /// - Throws: ``TraceError`` naming the line when it is malformed.
+    public mutating func readRow(line rawLine: some StringProtocol) throws(TraceError) -> TraceRow? {
         lineNumber += 1
         let line = rawLine.trimmingWhitespace()
         if line.isEmpty { return nil }
@@ -33,32 +46,48 @@ public struct TraceReader: Sendable {
             try readComment(line)
             return nil
         }
-        if line.lowercased().filter({ $0 != " " }) == "t,x,y,z" {
-            guard !sawData else { throw error("the header 't,x,y,z' comes after data") }
+        let header = line.lowercased().filter { $0 != " " }
+        if header == "t,x,y,z" || header == "t,x,y,z,bx,by,bz" {
+            guard !sawData else { throw error("the header '\(header)' comes after data") }
             return nil
         }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-        guard fields.count == 4 else {
+        guard fields.count == 4 || fields.count == 7 else {
             throw error(
-                "expected 4 comma-separated numbers (t,x,y,z), found \(fields.count) field\(fields.count == 1 ? "" : "s")"
+                "expected 4 comma-separated numbers (t,x,y,z), or 7 fields (t,x,y,z,bx,by,bz) in a two-sensor "
+                    + "trace, found \(fields.count) field\(fields.count == 1 ? "" : "s")"
             )
         }
-        var values: (Double, Double, Double, Double) = (0, 0, 0, 0)
-        for (index, field) in fields.enumerated() {
-            let text = field.trimmingWhitespace()
-            guard let value = Self.finiteNumber(text) else {
-                let name = ["t", "x", "y", "z"][index]
-                throw error("\(name) '\(text)' is not a finite number (the decimal point is '.')")
-            }
-            switch index {
-            case 0: values.0 = value
-            case 1: values.1 = value
-            case 2: values.2 = value
-            default: values.3 = value
-            }
-        }
+        let time = try number(fields[0], named: "t")
+        let display = try vector(fields, from: 1, names: ("x", "y", "z"), optional: fields.count == 7)
+        let base = fields.count == 7 ? try vector(fields, from: 4, names: ("bx", "by", "bz"), optional: true) : nil
+        guard display != nil || base != nil else { throw error("the line has neither x,y,z nor bx,by,bz") }
         sawData = true
-        return Sample(time: values.0, x: values.1, y: values.2, z: values.3)
+        return TraceRow(time: time, display: display, base: base)
+    }
+
+    /// Three fields from `start` as a vector; nil when they may be and are all empty.
+    private func vector(
+        _ fields: [Substring],
+        from start: Int,
+        names: (String, String, String),
+        optional: Bool
+    ) throws(TraceError) -> Vector3? {
+        let texts = fields[start..<start + 3].map { $0.trimmingWhitespace() }
+        if optional && texts.allSatisfy(\.isEmpty) { return nil }
+        return Vector3(
+            x: try number(texts[0], named: names.0),
+            y: try number(texts[1], named: names.1),
+            z: try number(texts[2], named: names.2)
+        )
+    }
+
+    private func number(_ field: some StringProtocol, named name: String) throws(TraceError) -> Double {
+        let text = field.trimmingWhitespace()
+        guard let value = Self.finiteNumber(text) else {
+            throw error("\(name) '\(text)' is not a finite number (the decimal point is '.')")
+        }
+        return value
     }
 
     private mutating func readComment(_ line: String) throws(TraceError) {
@@ -89,6 +118,23 @@ public struct TraceReader: Sendable {
 
     private func error(_ message: String) -> TraceError {
         TraceError(line: lineNumber, message: message)
+    }
+}
+
+/// One line of a trace: a time and the reading of the display's accelerometer, the base's, or both.
+public struct TraceRow: Sendable, Hashable {
+    /// Seconds.
+    public var time: Double
+    /// The display's reading, in m/s² after its mount matrix; nil on a line with only the base's.
+    public var display: Vector3?
+    /// The base's reading, in m/s² after its mount matrix; nil in a one-sensor trace and on a line without it.
+    public var base: Vector3?
+
+    /// A row from its time and readings.
+    public init(time: Double, display: Vector3?, base: Vector3?) {
+        self.time = time
+        self.display = display
+        self.base = base
     }
 }
 

@@ -113,11 +113,22 @@ struct HingeFeed {
 
     @Test func magnitudesThatDisagreeAreUnreliable() {
         var feed = HingeFeed()
-        let base = Convertible.base(roll: 0, magnitude: Convertible.g * 0.95)
-        let display = Convertible.display(angle: 120, base: Convertible.base(roll: 0, magnitude: Convertible.g * 1.06))
+        // Each within 10 % of g, but 1.08 m/s² apart.
+        let base = Convertible.base(roll: 0, magnitude: Convertible.g - 0.54)
+        let display = Convertible.display(angle: 120, base: Convertible.base(roll: 0, magnitude: Convertible.g + 0.54))
         feed.hold(display: display, base: base, seconds: 2)
         #expect(feed.monitor.angle == nil)
         #expect(feed.monitor.tabletMode == nil)
+    }
+
+    @Test func magnitudesWithinTheToleranceAreReliable() throws {
+        var feed = HingeFeed()
+        let base = Convertible.base(roll: 0, magnitude: Convertible.g - 0.45)
+        let display = Convertible.display(angle: 120, base: Convertible.base(roll: 0, magnitude: Convertible.g + 0.45))
+        feed.hold(display: display, base: base, seconds: 2)
+        let angle = try #require(feed.monitor.angle)
+        #expect(Convertible.distance(angle, 120) < 1e-6)
+        #expect(feed.monitor.tabletMode == false)
     }
 
     @Test func shakingIsUnreliable() {

@@ -1,0 +1,134 @@
+import OrientationCore
+import Testing
+
+/// The hinge monitor, the classifier and the policy with `AutoRotate=tablet-mode` on generated two-sensor traces
+/// of a convertible in use, scored: the angle within ±5° whenever it is trustworthy and the machine still, no
+/// wrong tablet-mode moment outside the hysteresis band (the unreliable stretches must keep the last decision),
+/// tablet mode within 500 ms of the end of a fold, and no rotation in laptop mode.
+@Suite struct ConvertibleScenarioTests {
+    struct Score {
+        var angleChecked = 0
+        var angleTrustworthy = 0
+        var worstAngleError = 0.0
+        var wrongTabletMode: [String] = []
+        var lateFolds: [String] = []
+        var rotationsInLaptopMode: [String] = []
+    }
+
+    static func score(_ scenario: ConvertibleScenario) throws -> Score {
+        // Through the trace text and the reader, as `orientd classify` reads it.
+        var reader = TraceReader()
+        var rows: [TraceRow] = []
+        for line in scenario.text().split(separator: "\n") {
+            if let row = try reader.readRow(line: line) { rows.append(row) }
+        }
+        let moments = scenario.moments()
+        #expect(rows == moments.map(\.row))
+
+        var score = Score()
+        var monitor = HingeMonitor()
+        var classifier = OrientationClassifier()
+        var policy = try RotationPolicy()
+        var expected: Bool?
+        var pendingFold: (name: String, deadline: Double)?
+        for (moment, row) in zip(moments, rows) {
+            let segment = scenario.segments[moment.segment]
+            if let display = row.display {
+                _ = monitor.update(Sample(time: row.time, acceleration: display), from: .display)
+            }
+            if let base = row.base { _ = monitor.update(Sample(time: row.time, acceleration: base), from: .base) }
+            if moment.trusted {
+                if moment.angle >= 200 {
+                    expected = true
+                } else if moment.angle <= 160 {
+                    expected = false
+                }
+            }
+            let before = policy.interface
+            _ = policy.setFollowsDevice(monitor.tabletMode != false)
+            if let display = row.display, classifier.update(Sample(time: row.time, acceleration: display)) {
+                _ = policy.setDevice(classifier.deviceOrientation)
+            }
+            // In laptop mode the interface may only return to the natural orientation (when tablet mode ends).
+            if policy.interface != before && before != .unknown && expected == false
+                && policy.interface != .natural(.landscape)
+            {
+                score.rotationsInLaptopMode.append(
+                    "\(segment.name) t=\(row.time): \(before) → \(policy.interface)"
+                )
+            }
+
+            let settled = !segment.moves && moment.elapsed >= 0.5
+            if settled, let expected, monitor.tabletMode != expected {
+                score.wrongTabletMode.append(
+                    "\(segment.name) t=\(row.time): \(String(describing: monitor.tabletMode)), truth \(expected)"
+                )
+            }
+            if settled && moment.trusted && segment.activity != .walking {
+                score.angleTrustworthy += 1
+                if let angle = monitor.angle {
+                    score.angleChecked += 1
+                    let error = Convertible.distance(angle, moment.angle)
+                    score.worstAngleError = max(score.worstAngleError, error)
+                }
+            }
+
+            // A fold from laptop into tablet: tablet mode at most 500 ms after it ends.
+            if segment.moves, moment.elapsed == 0, moment.segment > 0 {
+                let from = moment.angle
+                if from <= 160 && segment.angle >= 200 {
+                    let end = row.time + segment.seconds
+                    pendingFold = (segment.name, end + 0.5)
+                }
+            }
+            if let fold = pendingFold, row.time >= fold.deadline {
+                if monitor.tabletMode != true { score.lateFolds.append("\(fold.name): not tablet at \(row.time)") }
+                pendingFold = nil
+            }
+        }
+        return score
+    }
+
+    @Test(arguments: [(25.0, 10.0), (10.0, 25.0), (25.0, 25.0), (100.0, 50.0)])
+    func everydayTourIsScoredClean(displayRate: Double, baseRate: Double) throws {
+        for seed in [1, 2, 3] as [UInt64] {
+            let scenario = ConvertibleScenario.tour(displayRate: displayRate, baseRate: baseRate, seed: seed)
+            let score = try Self.score(scenario)
+            let context = "display \(displayRate) Hz, base \(baseRate) Hz, seed \(seed)"
+            #expect(score.worstAngleError <= 5, "\(context)")
+            // The angle is known most of the time it can be: a monitor that gives up is no monitor.
+            #expect(
+                Double(score.angleChecked) >= 0.9 * Double(score.angleTrustworthy),
+                "\(context): \(score.angleChecked) of \(score.angleTrustworthy)"
+            )
+            #expect(score.wrongTabletMode.count == 0, "\(context): \(score.wrongTabletMode.prefix(3))")
+            #expect(score.lateFolds.count == 0, "\(context): \(score.lateFolds.prefix(3))")
+            #expect(
+                score.rotationsInLaptopMode.count == 0,
+                "\(context): \(score.rotationsInLaptopMode.prefix(3))"
+            )
+        }
+    }
+
+    /// The scorer is not blind: a monitor whose thresholds never allow tablet mode is caught.
+    @Test func theScorerCatchesAMonitorThatNeverEntersTabletMode() throws {
+        let scenario = ConvertibleScenario.tour(displayRate: 25, baseRate: 10, seed: 1)
+        var monitor = HingeMonitor(
+            configuration: try HingeConfiguration(tabletAngleDegrees: 360, laptopAngleDegrees: 160)
+        )
+        var wrong = 0
+        var expected: Bool?
+        for moment in scenario.moments() {
+            if let display = moment.row.display {
+                _ = monitor.update(Sample(time: moment.row.time, acceleration: display), from: .display)
+            }
+            if let base = moment.row.base {
+                _ = monitor.update(Sample(time: moment.row.time, acceleration: base), from: .base)
+            }
+            if moment.trusted && moment.angle >= 200 { expected = true }
+            if moment.trusted && moment.angle <= 160 { expected = false }
+            if expected == true && monitor.tabletMode != true { wrong += 1 }
+        }
+        #expect(wrong > 100)
+    }
+}
