@@ -14,6 +14,15 @@ struct Classify: ParsableCommand {
 
             'rotation' is the panel rotation in degrees, null while the interface orientation \
             is unknown. The classifier is the daemon's own, with the same settings.
+
+            A two-sensor trace (header 't,x,y,z,bx,by,bz': the display's and the base's \
+            readings of a convertible, either or both on a line) also gives the hinge angle and \
+            tablet mode, printed when tablet mode changes:
+
+              {"t": 8.04, "tablet_mode": true, "hinge": 231.5}
+
+            With --auto-rotate tablet-mode the interface follows the device only in tablet mode, \
+            as the daemon's [Policy] AutoRotate=tablet-mode.
             """
     )
 
@@ -49,11 +58,38 @@ struct Classify: ParsableCommand {
     )
     var faceAngle = 70
 
+    @Option(
+        name: .customLong("auto-rotate"),
+        help: ArgumentHelp(
+            "always, or tablet-mode: follow the device only in tablet mode ([Policy] AutoRotate=).",
+            valueName: "always|tablet-mode"
+        )
+    )
+    var autoRotate = "always"
+
+    @Option(
+        name: .customLong("tablet-angle"),
+        help: "Hinge angle in degrees from which a two-sensor trace is in tablet mode, 181–360 ([Policy] TabletAngle=)."
+    )
+    var tabletAngle = 200
+
+    @Option(
+        name: .customLong("laptop-angle"),
+        help: "Hinge angle in degrees up to which a two-sensor trace is in laptop mode, 0–179 ([Policy] LaptopAngle=)."
+    )
+    var laptopAngle = 160
+
     func validate() throws {
         do {
             _ = try classifierConfiguration()
-        } catch {
+            _ = try HingeConfiguration(tabletAngleDegrees: tabletAngle, laptopAngleDegrees: laptopAngle)
+        } catch let error as ClassifierConfigurationError {
             throw ValidationError(error.description)
+        } catch let error as HingeConfigurationError {
+            throw ValidationError(error.description)
+        }
+        guard ["always", "tablet-mode"].contains(autoRotate) else {
+            throw ValidationError("'\(autoRotate)' is not an --auto-rotate value; use always or tablet-mode")
         }
     }
 
@@ -72,19 +108,43 @@ struct Classify: ParsableCommand {
         var reader = TraceReader()
         var classifier = OrientationClassifier(configuration: try classifierConfiguration())
         var policy = try RotationPolicy(natural: natural)
+        var hinge = HingeMonitor(
+            configuration: try HingeConfiguration(tabletAngleDegrees: tabletAngle, laptopAngleDegrees: laptopAngle)
+        )
+        let followsTabletMode = autoRotate == "tablet-mode"
         let output = StandardOutput()
         do {
             try source.forEachLine { line in
-                guard let sample = try reader.read(line: line) else { return }
-                guard classifier.update(sample) else { return }
-                let change = policy.setDevice(classifier.deviceOrientation)
-                guard change.previousDevice != nil || change.previousInterface != nil else { return }
-                output.write(Self.changeLine(time: sample.time, policy: policy))
+                guard let row = try reader.readRow(line: line) else { return }
+                var changed = false
+                func note(_ change: PolicyChange) {
+                    changed = changed || change.previousDevice != nil || change.previousInterface != nil
+                }
+                // The base's reading first, then the display's: a line with both pairs each with the other.
+                for (reading, sensor) in [(row.base, HingeMonitor.Sensor.base), (row.display, .display)] {
+                    guard let reading else { continue }
+                    let sample = Sample(time: row.time, acceleration: reading)
+                    if hinge.update(sample, from: sensor) {
+                        output.write(Self.tabletModeLine(time: row.time, hinge: hinge))
+                        if followsTabletMode { note(policy.setFollowsDevice(hinge.tabletMode != false)) }
+                    }
+                    if sensor == .display && classifier.update(sample) {
+                        note(policy.setDevice(classifier.deviceOrientation))
+                    }
+                }
+                guard changed else { return }
+                output.write(Self.changeLine(time: row.time, policy: policy))
             }
         } catch let error as TraceError {
             throw CommandFailure("\(source.name): \(error)")
         }
         output.flush()
+    }
+
+    static func tabletModeLine(time: Double, hinge: HingeMonitor) -> String {
+        let mode = hinge.tabletMode.map { String($0) } ?? "null"
+        let angle = hinge.angle.map { String(($0 * 10).rounded() / 10) } ?? "null"
+        return "{\"t\": \(time), \"tablet_mode\": \(mode), \"hinge\": \(angle)}\n"
     }
 
     static func changeLine(time: Double, policy: RotationPolicy) -> String {
