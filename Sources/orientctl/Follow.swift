@@ -23,8 +23,8 @@ struct Follow: AsyncParsableCommand {
             connected eDP, DSI or LVDS connector of /sys/class/drm under the compositor's name for it; without \
             DRM, the output named eDP*, LVDS* or DSI*, else the only one.
 
-            sway: 'swaymsg output NAME transform T', then 'swaymsg input ID map_to_output NAME' for each \
-            touch and tablet_tool input of 'swaymsg -t get_inputs' (or each --touch identifier).
+            sway: 'swaymsg output NAME transform T', then 'swaymsg input type:touch map_to_output NAME' and \
+            'swaymsg input type:tablet_tool map_to_output NAME' (or one per --touch identifier).
 
             hyprland: one 'hyprctl --batch' of 'keyword monitor NAME,MODE,POSITION,SCALE,transform,N' (the \
             mode, position and scale kept from 'hyprctl monitors -j'), 'keyword input:touchdevice:transform \

@@ -34,8 +34,8 @@ struct FollowTests {
         .sway: ["normal", "270", "180", "90"].map { transform in
             [
                 ["swaymsg", "output", "eDP-1", "transform", transform],
-                ["swaymsg", "input", "1267:10780:ELAN_Touchscreen", "map_to_output", "eDP-1"],
-                ["swaymsg", "input", "1386:20985:Wacom_HID_51E9_Pen", "map_to_output", "eDP-1"],
+                ["swaymsg", "input", "type:touch", "map_to_output", "eDP-1"],
+                ["swaymsg", "input", "type:tablet_tool", "map_to_output", "eDP-1"],
             ]
         },
         .hyprland: ["0", "1", "2", "3"].map { transform in

@@ -16,14 +16,13 @@ struct StandInPrograms {
         "swaymsg", "hyprctl", "xrandr", "xinput", "kscreen-doctor", "wlr-randr", "niri", "cosmic-randr", "udevadm",
     ]
 
-    /// The canned answers: `swaymsg -t get_outputs`, `swaymsg -t get_inputs`, `hyprctl monitors -j`,
+    /// The canned answers: `swaymsg -t get_outputs`, `hyprctl monitors -j`,
     /// `xrandr --query`, `xinput list --long`, `kscreen-doctor --json`, `wlr-randr` (no arguments),
     /// `niri msg --json outputs`, `cosmic-randr list --kdl`, and `xinput list-props ID` with the udev properties
     /// of each device node (`udevadm info --query=property --name=NODE`).
     static let answers: [(program: String, query: String, file: String, text: String)] =
         [
             ("swaymsg", "-t get_outputs", "sway-outputs.json", swayOutputs),
-            ("swaymsg", "-t get_inputs", "sway-inputs.json", swayInputs),
             ("hyprctl", "monitors -j", "hyprland-monitors.json", hyprlandMonitors),
             ("xrandr", "--query", "xrandr-query.txt", xrandrQuery),
             ("xinput", "list --long", "xinput-list.txt", xinputList),
@@ -157,17 +156,6 @@ struct StandInPrograms {
           {"id": 3, "type": "output", "name": "HDMI-A-1", "active": true, "make": "Dell", "transform": "normal"},
           {"id": 4, "type": "output", "name": "eDP-1", "active": true, "make": "BOE", "transform": "normal"},
           {"id": 5, "type": "output", "name": "DP-3", "active": false, "make": "LG", "transform": "normal"}
-        ]
-        """
-
-    static let swayInputs = """
-        [
-          {"identifier": "1:1:AT_Translated_Set_2_keyboard", "name": "AT Translated Set 2 keyboard", "type": "keyboard"},
-          {"identifier": "1267:10780:ELAN_Touchscreen", "name": "ELAN Touchscreen", "type": "touch"},
-          {"identifier": "1739:52804:SYNA8004:00_06CB:CE44_Touchpad", "name": "SYNA8004 Touchpad", "type": "pointer"},
-          {"identifier": "1386:20985:Wacom_HID_51E9_Pen", "name": "Wacom HID 51E9 Pen", "type": "tablet_tool"},
-          {"identifier": "1386:20985:Wacom_HID_51E9_Pad", "name": "Wacom HID 51E9 Pad", "type": "tablet_pad"},
-          {"identifier": "0:5:Lid_Switch", "name": "Lid Switch", "type": "switch"}
         ]
         """
 
