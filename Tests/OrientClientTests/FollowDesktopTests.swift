@@ -35,6 +35,14 @@ struct FollowDesktopTests {
         return state
     }
 
+    /// Accepts follow's connection and answers its begin with `state`.
+    static func begin(on peer: ScriptedPeer, with state: OrientationState) async throws -> PeerConnection {
+        let connection = try await peer.accept()
+        #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
+        try connection.send(Fixture.result(1, BeginResult(count: 1, state: state)))
+        return connection
+    }
+
     @Test("the panel is DRM's connected DSI connector, under the compositor's name for it")
     func panelFromDRM() async throws {
         try await withTemporaryDirectory { directory in
@@ -71,9 +79,7 @@ struct FollowDesktopTests {
                 in: directory,
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
-            let connection = try await peer.accept()
-            _ = try await connection.readLine()
-            try connection.send(Fixture.result(1, BeginResult(count: 1, state: Fixture.state())))
+            let connection = try await Self.begin(on: peer, with: Fixture.state())
             try await FollowTests().waitUntil { !process.errorOutput.isEmpty }
             #expect(
                 process.errorOutput
@@ -83,6 +89,8 @@ struct FollowDesktopTests {
             )
             process.signal(SIGTERM)
             #expect(try await process.wait() == 0)
+            // orientd stays until follow ends.
+            withExtendedLifetime(connection) {}
             #expect(standIns.changes.isEmpty)
         }
     }
@@ -98,10 +106,8 @@ struct FollowDesktopTests {
                 in: directory,
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
-            let connection = try await peer.accept()
-            _ = try await connection.readLine()
             let portrait = Self.state(.portrait, .portrait, seq: 1)
-            try connection.send(Fixture.result(1, BeginResult(count: 1, state: portrait)))
+            let connection = try await Self.begin(on: peer, with: portrait)
             let paused =
                 "orientctl: rotation paused while an external monitor is connected (HDMI-A-1); it resumes when none is"
             try await FollowTests().waitUntil { process.errorOutput.contains(paused) }
@@ -145,9 +151,7 @@ struct FollowDesktopTests {
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
             try standIns.setHanging(true)
-            let connection = try await peer.accept()
-            _ = try await connection.readLine()
-            try connection.send(Fixture.result(1, BeginResult(count: 1, state: Fixture.state())))
+            let connection = try await Self.begin(on: peer, with: Fixture.state())
             try await FollowTests().waitUntil { !process.errorOutput.isEmpty }
             #expect(
                 process.errorOutput
@@ -198,10 +202,8 @@ struct FollowDesktopTests {
                 in: directory,
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
-            let connection = try await peer.accept()
-            _ = try await connection.readLine()
             let tablet = Self.state(.portrait, .portrait, seq: 1, tabletMode: true)
-            try connection.send(Fixture.result(1, BeginResult(count: 1, state: tablet)))
+            let connection = try await Self.begin(on: peer, with: tablet)
             #expect(try await process.waitForOutputLines(1) == [tablet.orientationLine])
             // Folded back into a laptop: the natural orientation, whatever the interface orientation.
             let laptop = Self.state(.portraitUpsideDown, .portraitUpsideDown, seq: 2, tabletMode: false)
@@ -265,13 +267,13 @@ struct FollowDesktopTests {
                     ["WAYLAND_DISPLAY": "no-compositor", "XDG_RUNTIME_DIR": directory, "PATH": "/usr/bin:/bin"]
                 )
             )
-            let connection = try await peer.accept()
-            _ = try await connection.readLine()
             let portrait = Self.state(.portrait, .portrait, seq: 1)
-            try connection.send(Fixture.result(1, BeginResult(count: 1, state: portrait)))
+            let connection = try await Self.begin(on: peer, with: portrait)
             try await FollowTests().waitUntil { !process.errorOutput.isEmpty }
             process.signal(SIGTERM)
             #expect(try await process.wait() == 0)
+            // orientd stays until follow ends.
+            withExtendedLifetime(connection) {}
             #expect(
                 process.errorOutput.hasPrefix(
                     "orientctl: cannot apply interface=portrait rotation=90: 'wlr-randr --output eDP-1 --transform 90' "
