@@ -137,9 +137,9 @@ struct KDEBackend: OutputToolBackend {
 
 /// COSMIC: `cosmic-randr mode --transform normal|rotate90|rotate180|rotate270 --refresh HZ NAME WIDTH HEIGHT`,
 /// the current mode read from `cosmic-randr list --kdl` (cosmic-randr sets a transform only with a mode).
-struct CosmicBackend: OutputToolBackend {
+struct CosmicBackend: DisplayBackend {
+    /// The output to turn; nil: the built-in panel among the enabled outputs of `cosmic-randr list --kdl`.
     var output: String?
-    var source: String { "cosmic-randr list --kdl" }
 
     /// An output of `cosmic-randr list --kdl` and its current mode.
     struct Head {
@@ -170,25 +170,33 @@ struct CosmicBackend: OutputToolBackend {
         return heads
     }
 
-    func activeOutputs() async throws(QueryFailure) -> [String] {
-        Self.heads(in: try await query(["cosmic-randr", "list", "--kdl"])).filter(\.enabled).map(\.name)
-    }
-
-    func command(turning name: String, to rotation: PanelRotation) async throws(QueryFailure) -> ExternalCommand {
-        let heads = Self.heads(in: try await query(["cosmic-randr", "list", "--kdl"]))
-        guard let head = heads.first(where: { $0.name == name }), let mode = head.mode else {
-            throw QueryFailure(
-                message: "cosmic-randr list --kdl shows no current mode for \(name) "
-                    + "(it lists \(heads.map(\.name).joined(separator: ", ")))"
-            )
+    func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
+        do throws(QueryFailure) {
+            let heads = Self.heads(in: try await query(["cosmic-randr", "list", "--kdl"]))
+            let name: String
+            if let output {
+                name = output
+            } else {
+                name = try Self.builtInOutput(among: heads.filter(\.enabled).map(\.name), from: "cosmic-randr list")
+            }
+            guard let head = heads.first(where: { $0.name == name }), let mode = head.mode else {
+                throw QueryFailure(
+                    message: "cosmic-randr list --kdl shows no current mode for \(name) "
+                        + "(it lists \(heads.map(\.name).joined(separator: ", ")))"
+                )
+            }
+            let refresh = HyprlandBackend.Monitor.decimal(Double(mode.refresh) / 1000, places: 3)
+            return ApplyPlan(commands: [
+                ExternalCommand(
+                    arguments: [
+                        "cosmic-randr", "mode", "--transform", rotation.cosmicTransform, "--refresh", refresh, name,
+                        String(mode.width), String(mode.height),
+                    ]
+                )
+            ])
+        } catch {
+            return ApplyPlan(failures: [error.message])
         }
-        let refresh = HyprlandBackend.Monitor.decimal(Double(mode.refresh) / 1000, places: 3)
-        return ExternalCommand(
-            arguments: [
-                "cosmic-randr", "mode", "--transform", rotation.cosmicTransform, "--refresh", refresh, name,
-                String(mode.width), String(mode.height),
-            ]
-        )
     }
 }
 
