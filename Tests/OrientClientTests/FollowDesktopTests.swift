@@ -233,6 +233,51 @@ struct FollowDesktopTests {
         }
     }
 
+    @Test("the command line wins over follow.conf: backend, panel offset, --no-pause-external, --then")
+    func optionsOverrideTheFile() async throws {
+        try await withTemporaryDirectory { directory in
+            let standIns = try StandInPrograms(in: directory)
+            try Self.makeDRM(in: directory, ["eDP-1": "connected", "DP-2": "connected"])
+            try FileManager.default.createDirectory(
+                atPath: directory + "/config/orientd",
+                withIntermediateDirectories: true
+            )
+            let record = directory + "/then"
+            try "[Follow]\nBackend=kde\nPanelOffset=90\nPauseExternal=yes\nThen=echo file >> \(record)\n".write(
+                toFile: directory + "/config/orientd/follow.conf",
+                atomically: true,
+                encoding: .utf8
+            )
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(
+                [
+                    "follow", "--backend", "niri", "--panel-offset", "0", "--no-pause-external", "--then",
+                    "echo \"$ORIENTD_INTERFACE\" >> \(record)", "--socket", peer.path,
+                ],
+                in: directory,
+                environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
+            )
+            let connection = try await Self.begin(on: peer, with: Fixture.state())
+            let portrait = Self.state(.portrait, .portrait, seq: 2)
+            try connection.send(Fixture.event(.device, portrait), Fixture.event(.interface, portrait))
+            // The hook runs after the line is printed: wait for its record.
+            try await FollowTests().waitUntil {
+                ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").count == 2
+            }
+            process.signal(SIGTERM)
+            #expect(try await process.wait() == 0)
+            #expect(process.output.split(separator: "\n").count == 2)
+            #expect(
+                standIns.changes == [
+                    ["niri", "msg", "output", "eDP-1", "transform", "normal"],
+                    ["niri", "msg", "output", "eDP-1", "transform", "90"],
+                ]
+            )
+            #expect(try String(contentsOfFile: record, encoding: .utf8) == "landscape-right\nportrait\n")
+            #expect(process.errorOutput.isEmpty)
+        }
+    }
+
     @Test("a mistake in follow.conf: exit 2 naming the file, the line and what is allowed")
     func configurationMistake() async throws {
         try await withTemporaryDirectory { directory in
