@@ -191,10 +191,14 @@ struct Follow: AsyncParsableCommand {
                 "--output and --touch are for the desktops' backends; the --exec command chooses its own"
             )
         }
-        if ![.sway, .x11].contains(kind), !touch.isEmpty {
-            throw ValidationError(
-                "--touch is for sway and x11: \(kind.rawValue) turns touch screens and pens with the output itself"
-            )
+        if ![.sway, .x11, .exec].contains(kind), !touch.isEmpty {
+            let reason =
+                switch kind {
+                case .hyprland: "Hyprland turns every touch device and tablet with input:touchdevice and input:tablet"
+                case .kde: "Plasma turns touch screens and pens with the output itself"
+                default: "map touch screens and pens to the output in \(kind.rawValue)'s own settings"
+                }
+            throw ValidationError("--touch is for sway and x11: \(reason)")
         }
         let backend: any DisplayBackend
         switch kind {
