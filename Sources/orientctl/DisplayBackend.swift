@@ -7,16 +7,29 @@ import OrientationCore
 enum BackendKind: String, CaseIterable, Sendable, ExpressibleByArgument {
     case sway
     case hyprland
+    case niri
+    case kde
+    case cosmic
+    case wlr
     case x11
     case exec
 
     /// The backend the session's variables point to: `SWAYSOCK` for sway, `HYPRLAND_INSTANCE_SIGNATURE`
-    /// for Hyprland, `DISPLAY` without `WAYLAND_DISPLAY` for X11; nil when none does.
+    /// for Hyprland, `NIRI_SOCKET` for niri, `KDE` in `XDG_CURRENT_DESKTOP` (or `KDE_FULL_SESSION`) for
+    /// KDE Plasma, `COSMIC` in it for COSMIC, then any other Wayland session but GNOME's for wlr, and
+    /// `DISPLAY` without `WAYLAND_DISPLAY` for X11; nil when none does.
     static func detected(in environment: [String: String]) -> BackendKind? {
         func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+        let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").uppercased().split(separator: ":")
         if isSet("SWAYSOCK") { return .sway }
         if isSet("HYPRLAND_INSTANCE_SIGNATURE") { return .hyprland }
-        if isSet("DISPLAY"), !isSet("WAYLAND_DISPLAY") { return .x11 }
+        if isSet("NIRI_SOCKET") { return .niri }
+        if desktops.contains("KDE") || environment["KDE_FULL_SESSION"] == "true" { return .kde }
+        if desktops.contains("COSMIC") { return .cosmic }
+        // GNOME rotates itself (through orientd's D-Bus compatibility) and has no wlr-output-management.
+        if desktops.contains("GNOME") { return nil }
+        if isSet("WAYLAND_DISPLAY") { return .wlr }
+        if isSet("DISPLAY") { return .x11 }
         return nil
     }
 }
@@ -48,10 +61,29 @@ extension DisplayBackend {
         return outcome.output
     }
 
-    /// The built-in panel among the names of the active outputs: the one called eDP…, LVDS… or DSI…, else
-    /// the only output.
-    /// - Throws: when there is none, or when it cannot tell.
+    /// The built-in panel among the names of the active outputs: the connected eDP, DSI or LVDS connector
+    /// of DRM (sysfs) under its name there; without DRM, the one called eDP…, LVDS… or DSI…, else the only
+    /// output.
+    /// - Throws: when there is none, when the panel is not among them (switched off, the lid closed), or
+    ///   when it cannot tell.
     static func builtInOutput(among names: [String], from source: String) throws(QueryFailure) -> String {
+        let panels = DRMConnectors().panels
+        if !panels.isEmpty {
+            let matched = panels.compactMap { DRMConnectors.output(among: names, for: $0) }
+            if matched.count == 1 { return matched[0] }
+            let panelNames = panels.map(\.name).joined(separator: ", ")
+            if matched.isEmpty {
+                throw QueryFailure(
+                    message: "the built-in panel (\(panelNames), from DRM) is not among the active outputs of "
+                        + "\(source) (\(names.isEmpty ? "none" : names.joined(separator: ", "))): is it switched "
+                        + "off? Name the output with --output"
+                )
+            }
+            throw QueryFailure(
+                message: "DRM shows several built-in panels (\(panelNames)) among the outputs of \(source): "
+                    + "name the one to turn with --output"
+            )
+        }
         let builtIn = names.filter { name in
             ["edp", "lvds", "dsi"].contains { name.lowercased().hasPrefix($0) }
         }

@@ -26,6 +26,8 @@ struct ExternalCommand: Sendable {
     /// Whether the output is kept for the report (a query, a control tool) or goes to orientctl's own
     /// standard output and error (the user's command, as `watch --exec` runs it).
     var capturesOutput = true
+    /// How long it may run before it is killed (with the processes it started); nil: as long as it takes.
+    var timeout: Duration?
 
     /// The command as a shell would read it, with its variables in front: for `--dry-run` and reports.
     var shellText: String {
@@ -47,10 +49,16 @@ struct ExternalCommand: Sendable {
         return "'" + word.replacing("'", with: #"'\''"#) + "'"
     }
 
-    /// Runs the command to its end on a thread of its own.
+    /// The time limit of the commands run in a task that sets it (`follow --timeout`) and that have none
+    /// of their own.
+    @TaskLocal static var timeLimit: Duration?
+
+    /// Runs the command to its end on a thread of its own; kills it at its time limit.
     func run() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: runAndWait()) }
+        var command = self
+        if command.timeout == nil { command.timeout = Self.timeLimit }
+        return await withCheckedContinuation { [command] continuation in
+            DispatchQueue.global().async { continuation.resume(returning: command.runAndWait()) }
         }
     }
 
@@ -66,10 +74,12 @@ struct ExternalCommand: Sendable {
         var output = ""
         /// Its standard error, when captured.
         var errorOutput = ""
+        /// Whether it ran past its timeout and was killed.
+        var timedOut = false
 
         /// Whether it worked, by the command's rule.
         var succeeded: Bool {
-            guard spawnError == nil, waitStatus == 0 else { return false }
+            guard spawnError == nil, !timedOut, waitStatus == 0 else { return false }
             switch command.success {
             case .exitStatus:
                 return true
@@ -89,7 +99,9 @@ struct ExternalCommand: Sendable {
                 if spawnError == ENOENT { text += " (is \(name) installed and on PATH?)" }
                 return text
             }
-            if waitStatus & 0x7f != 0 {
+            if timedOut, let timeout = command.timeout {
+                text += "did not finish within \(timeout.secondsText) s and was killed"
+            } else if waitStatus & 0x7f != 0 {
                 text += "ended by signal \(waitStatus & 0x7f)"
             } else if (waitStatus >> 8) & 0xff != 0 {
                 text += "exited with status \((waitStatus >> 8) & 0xff)"
@@ -120,7 +132,14 @@ struct ExternalCommand: Sendable {
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        // A command that may be killed leads a process group of its own, so that what it started dies with it
+        // (and lets go of the pipes).
+        if timeout != nil {
+            flags |= POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -159,27 +178,66 @@ struct ExternalCommand: Sendable {
             }
             return outcome
         }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         if capturesOutput {
-            let (output, errorOutput) = Self.drain(outputPipe[0], errorPipe[0])
+            let (output, errorOutput, inTime) = Self.drain(outputPipe[0], errorPipe[0], until: deadline)
             outcome.output = String(decoding: output, as: UTF8.self)
             outcome.errorOutput = String(decoding: errorOutput, as: UTF8.self)
+            if !inTime { outcome.timedOut = true }
         }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        var reaped = false
+        if let deadline, !outcome.timedOut {
+            // Nothing to read (or all read): wait for the end in naps growing from 1 to 16 ms, until the deadline.
+            var nap: UInt32 = 1000
+            while !reaped, !outcome.timedOut {
+                let result = waitpid(child, &status, WNOHANG)
+                if result == child {
+                    reaped = true
+                } else if result < 0, errno != EINTR {
+                    break
+                } else if ContinuousClock.now >= deadline {
+                    outcome.timedOut = true
+                } else {
+                    usleep(nap)
+                    nap = min(nap * 2, 16000)
+                }
+            }
+        }
+        if outcome.timedOut { kill(-child, SIGKILL) }
+        if !reaped {
+            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        }
         outcome.waitStatus = status
         return outcome
     }
 
     /// Reads two pipes to their ends together (a program that fills one while we wait on the other
-    /// must not block), then closes them.
-    private static func drain(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {
+    /// must not block), or until `deadline`, then closes them; false when the deadline came first.
+    private static func drain(
+        _ first: Int32,
+        _ second: Int32,
+        until deadline: ContinuousClock.Instant?
+    ) -> ([UInt8], [UInt8], Bool) {
         var collected: [[UInt8]] = [[], []]
         var descriptors = [
             pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0),
         ]
         var chunk = [UInt8](repeating: 0, count: 4096)
+        var inTime = true
         while descriptors.contains(where: { $0.fd >= 0 }) {
-            let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+            var wait: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else {
+                    inTime = false
+                    break
+                }
+                wait = Int32(
+                    clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+                )
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -195,6 +253,17 @@ struct ExternalCommand: Sendable {
             }
         }
         for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
-        return (collected[0], collected[1])
+        return (collected[0], collected[1], inTime)
+    }
+}
+
+extension Duration {
+    /// The whole seconds, or the seconds with their fraction when there is one: `10`, `0.5`.
+    var secondsText: String {
+        let (seconds, attoseconds) = components
+        guard attoseconds != 0 else { return String(seconds) }
+        var text = String(Double(seconds) + Double(attoseconds) / 1e18)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 }

@@ -17,20 +17,40 @@ struct Follow: AsyncParsableCommand {
             with status 0; it ends with status 3 only if orientd cannot be reached at the start.
 
             The backend is --backend, else the session's: sway when SWAYSOCK is set, hyprland when \
-            HYPRLAND_INSTANCE_SIGNATURE is, x11 when DISPLAY is and WAYLAND_DISPLAY is not. The output is \
-            --output, else the built-in panel: the one named eDP*, LVDS* or DSI*, else the only one.
+            HYPRLAND_INSTANCE_SIGNATURE is, niri when NIRI_SOCKET is, kde when XDG_CURRENT_DESKTOP names KDE, \
+            cosmic when it names COSMIC, wlr in any other Wayland session but GNOME's (WAYLAND_DISPLAY), x11 when \
+            DISPLAY is set without WAYLAND_DISPLAY. The output is --output, else the built-in panel: the \
+            connected eDP, DSI or LVDS connector of /sys/class/drm under the compositor's name for it; without \
+            DRM, the output named eDP*, LVDS* or DSI*, else the only one.
 
-            sway: 'swaymsg output NAME transform T', then 'swaymsg input ID map_to_output NAME' for each \
-            touch and tablet_tool input of 'swaymsg -t get_inputs' (or each --touch identifier).
+            sway: 'swaymsg output NAME transform T', then 'swaymsg input type:touch map_to_output NAME' and \
+            'swaymsg input type:tablet_tool map_to_output NAME' (or one per --touch identifier).
 
             hyprland: one 'hyprctl --batch' of 'keyword monitor NAME,MODE,POSITION,SCALE,transform,N' (the \
             mode, position and scale kept from 'hyprctl monitors -j'), 'keyword input:touchdevice:transform \
             N' and 'keyword input:tablet:transform N'.
 
+            niri: 'niri msg output NAME transform normal|90|180|270'. wlr (river, labwc, Wayfire and any \
+            compositor with wlr-output-management): 'wlr-randr --output NAME --transform normal|90|180|270'. \
+            kde: 'kscreen-doctor output.NAME.rotation.none|left|inverted|right' (Plasma turns touch and pen \
+            itself). cosmic: 'cosmic-randr mode --transform normal|rotate90|rotate180|rotate270 --refresh HZ \
+            NAME WIDTH HEIGHT', the current mode kept from 'cosmic-randr list --kdl'.
+
             x11: 'xrandr --output NAME --rotate R', then 'xinput set-prop DEVICE "Coordinate Transformation \
-            Matrix" …' for each touch screen and pen of 'xinput list --long' (or each --touch device).
+            Matrix" …' for each touch screen, pen, eraser and pad of 'xinput list --long' (udev says which \
+            sit on the panel), or each --touch device.
 
             exec: 'sh -c CMD' (--exec CMD) with the variables of 'orientctl watch --exec'.
+
+            --pause-external applies nothing while /sys/class/drm shows an external monitor connected and \
+            applies the latest orientation when none is (checked every 2 s). --natural-in-laptop-mode holds \
+            rotation 0 while orientd says the convertible is out of tablet mode. --then CMD runs 'sh -c CMD' \
+            after each rotation applied, with the variables of 'orientctl watch --exec'. A command that runs \
+            longer than --timeout is killed and reported like a failure.
+
+            Defaults for every option come from ~/.config/orientd/follow.conf (under $XDG_CONFIG_HOME when \
+            set): a [Follow] section with Backend=, Output=, Touch= (one device per line), PanelOffset=, \
+            PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Then=, Exec=, TimeoutSec=.
 
             --panel-offset is for a panel whose scan-out is turned from the device's natural orientation \
             (a portrait-native panel in a landscape tablet or laptop): the counter-clockwise rotation, in \
@@ -60,11 +80,11 @@ struct Follow: AsyncParsableCommand {
     @Option(
         name: .customLong("panel-offset"),
         help: ArgumentHelp(
-            "Degrees counter-clockwise added to every rotation: 0, 90, 180 or 270.",
+            "Degrees counter-clockwise added to every rotation: 0, 90, 180 or 270 (default: 0).",
             valueName: "degrees"
         )
     )
-    var panelOffset = 0
+    var panelOffset: Int?
 
     @Flag(name: .customLong("dry-run"), help: "Print the commands for each change instead of running them.")
     var dryRun = false
@@ -75,62 +95,131 @@ struct Follow: AsyncParsableCommand {
     )
     var command: String?
 
+    @Flag(
+        name: .customLong("pause-external"),
+        inversion: .prefixedNo,
+        help: "Rotate nothing while an external monitor is connected (default: no)."
+    )
+    var pauseExternal: Bool?
+
+    @Flag(
+        name: .customLong("natural-in-laptop-mode"),
+        inversion: .prefixedNo,
+        help: "Hold the natural orientation while the convertible is out of tablet mode (default: no)."
+    )
+    var naturalInLaptopMode: Bool?
+
+    @Option(
+        name: .customLong("then"),
+        help: ArgumentHelp("Run 'sh -c CMD' after each rotation applied.", valueName: "CMD")
+    )
+    var then: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a command may run before it is killed and reported (default: 10).",
+            valueName: "seconds"
+        )
+    )
+    var timeout: Double?
+
     func validate() throws {
-        _ = try makeBackend()
+        _ = try settings()
         if dryRun, global.json {
             throw ValidationError("--dry-run prints commands as text: leave out --json")
         }
     }
 
-    /// The backend of the options and the session.
-    /// - Throws: a usage error when they do not name one, or name one with options it does not take.
-    func makeBackend() throws(ValidationError) -> any DisplayBackend {
-        guard let offset = PanelRotation(degrees: panelOffset) else {
+    /// The options, each from the command line, else from follow.conf, else its default.
+    struct Settings {
+        var backend: any DisplayBackend
+        var panelOffset: PanelRotation
+        var policy: FollowPolicy
+    }
+
+    /// The backend and policies of the options, follow.conf and the session.
+    /// - Throws: a usage error when they do not name a backend, name one with options it does not take, or
+    ///   follow.conf has a mistake.
+    func settings() throws(ValidationError) -> Settings {
+        let environment = ProcessInfo.processInfo.environment
+        let file: FollowConfiguration
+        do {
+            file = try FollowConfiguration(path: FollowConfiguration.path(in: environment))
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let degrees = panelOffset ?? file.panelOffset ?? 0
+        guard let offset = PanelRotation(degrees: degrees) else {
             throw ValidationError(
-                "--panel-offset must be 0, 90, 180 or 270 (degrees counter-clockwise), not \(panelOffset)"
+                "--panel-offset must be 0, 90, 180 or 270 (degrees counter-clockwise), not \(degrees)"
             )
         }
-        let environment = ProcessInfo.processInfo.environment
-        guard let kind = backend ?? (command != nil ? .exec : BackendKind.detected(in: environment)) else {
+        let seconds = timeout ?? file.timeoutSeconds ?? FollowOptions.defaultTimeoutSeconds
+        guard FollowOptions.timeoutRange.contains(seconds) else {
+            throw ValidationError("--timeout must be from 0.1 to 3600 seconds, not \(seconds)")
+        }
+        let policy = FollowPolicy(
+            pauseExternal: pauseExternal ?? file.pauseExternal ?? false,
+            naturalInLaptopMode: naturalInLaptopMode ?? file.naturalInLaptopMode ?? false,
+            then: then ?? file.then,
+            timeout: .milliseconds(Int64((seconds * 1000).rounded()))
+        )
+        let output = output ?? file.output
+        let touch = touch.isEmpty ? file.touch : touch
+        // The command line first: --backend, or --exec alone; then the file's; then the session.
+        guard
+            let kind = backend ?? (command != nil ? .exec : nil) ?? file.backend ?? (file.exec != nil ? .exec : nil)
+                ?? BackendKind.detected(in: environment)
+        else {
             throw ValidationError(
                 """
                 cannot tell which desktop to rotate: none of SWAYSOCK (sway), HYPRLAND_INSTANCE_SIGNATURE \
-                (Hyprland) or DISPLAY without WAYLAND_DISPLAY (X11) is set. Name it with --backend \
-                sway|hyprland|x11|exec; in a systemd user service, let the service see the session first \
-                ('systemctl --user import-environment' in the compositor's startup)
+                (Hyprland), NIRI_SOCKET (niri), XDG_CURRENT_DESKTOP naming KDE or COSMIC, WAYLAND_DISPLAY \
+                (wlr) or DISPLAY (X11) is set; GNOME rotates the screen itself (orientd's D-Bus \
+                compatibility). Name it with --backend sway|hyprland|niri|kde|cosmic|wlr|x11|exec; in a \
+                systemd user service, let the service see the session first ('systemctl --user \
+                import-environment' in the compositor's startup)
                 """
             )
         }
+        let command = command ?? (kind == .exec ? file.exec : nil)
         if kind != .exec, command != nil {
             throw ValidationError("--exec runs your command instead of a backend: give --backend exec or no --backend")
         }
         if kind == .exec, output != nil || !touch.isEmpty {
             throw ValidationError(
-                "--output and --touch are for sway, hyprland and x11; the --exec command chooses its own"
+                "--output and --touch are for the desktops' backends; the --exec command chooses its own"
             )
         }
-        if kind == .hyprland, !touch.isEmpty {
-            throw ValidationError(
-                "--touch is for sway and x11: Hyprland turns every touch device and tablet with input:touchdevice and input:tablet"
-            )
+        if ![.sway, .x11, .exec].contains(kind), !touch.isEmpty {
+            let reason =
+                switch kind {
+                case .hyprland: "Hyprland turns every touch device and tablet with input:touchdevice and input:tablet"
+                case .kde: "Plasma turns touch screens and pens with the output itself"
+                default: "map touch screens and pens to the output in \(kind.rawValue)'s own settings"
+                }
+            throw ValidationError("--touch is for sway and x11: \(reason)")
         }
+        let backend: any DisplayBackend
         switch kind {
-        case .sway:
-            return SwayBackend(output: output, touch: touch)
-        case .hyprland:
-            return HyprlandBackend(output: output)
-        case .x11:
-            return X11Backend(output: output, touch: touch)
+        case .sway: backend = SwayBackend(output: output, touch: touch)
+        case .hyprland: backend = HyprlandBackend(output: output)
+        case .niri: backend = NiriBackend(output: output)
+        case .kde: backend = KDEBackend(output: output)
+        case .cosmic: backend = CosmicBackend(output: output)
+        case .wlr: backend = WlrBackend(output: output)
+        case .x11: backend = X11Backend(output: output, touch: touch)
         case .exec:
             guard let command else { throw ValidationError("--backend exec needs the command: --exec CMD") }
-            return ExecBackend(command: command, panelOffset: offset)
+            backend = ExecBackend(command: command, panelOffset: offset)
         }
+        return Settings(backend: backend, panelOffset: offset, policy: policy)
     }
 
     func run() async throws {
         let signals = TerminationSignals.catching()
-        let backend = try makeBackend()
-        let (panelOffset, json, dryRun) = (PanelRotation(degrees: panelOffset) ?? .degrees0, global.json, dryRun)
+        let settings = try settings()
+        let (json, dryRun) = (global.json, dryRun)
         let client = OrientClient(socketPath: global.socketPath)
         let begun: BeginResult
         do {
@@ -161,8 +250,25 @@ struct Follow: AsyncParsableCommand {
                 }
             }
         }
+        // With --pause-external: a look at the connectors every 2 s (sysfs has no change notification).
+        let displays = Task {
+            guard settings.policy.pauseExternal else { return }
+            var externals = DRMConnectors().externalMonitors
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                let now = DRMConnectors().externalMonitors
+                if now != externals { sink.yield(.displaysChanged) }
+                externals = now
+            }
+        }
         try await TerminationSignals.runUntilSignalled(signals) {
-            var applier = RotationApplier(backend: backend, panelOffset: panelOffset, json: json, dryRun: dryRun)
+            var applier = RotationApplier(
+                backend: settings.backend,
+                panelOffset: settings.panelOffset,
+                json: json,
+                dryRun: dryRun,
+                policy: settings.policy
+            )
             await applier.consider(begun.state, again: true)
             for await trigger in triggers {
                 switch trigger {
@@ -171,11 +277,14 @@ struct Follow: AsyncParsableCommand {
                 case .reconnected:
                     // The daemon's state after the restart: a lock may have set the orientation without an event.
                     if let state = try? await client.get() { await applier.consider(state, again: true) }
+                case .displaysChanged:
+                    await applier.displaysChanged()
                 }
             }
         }
         events.cancel()
         reconnections.cancel()
+        displays.cancel()
         sink.finish()
         await client.close()
     }

@@ -2,22 +2,21 @@ import FoundationEssentials
 import OrientProtocol
 import OrientationCore
 
-/// sway: `swaymsg output NAME transform T`, then `swaymsg input ID map_to_output NAME` for each touch
-/// screen and pen, so that sway turns their input with the output.
+/// sway: `swaymsg output NAME transform T`, then `swaymsg input type:touch map_to_output NAME` and
+/// `swaymsg input type:tablet_tool map_to_output NAME`, so that sway turns every touch screen and pen (those
+/// plugged in later too) with the output.
 struct SwayBackend: DisplayBackend {
     /// The output to turn; nil: the built-in panel of `swaymsg -t get_outputs`.
     var output: String?
-    /// The input identifiers to map; empty: the touch and tablet-tool inputs of `swaymsg -t get_inputs`.
+    /// The input identifiers to map; empty: every input of the types touch and tablet_tool.
     var touch: [String]
+
+    /// The input types mapped when no identifiers are named.
+    static let mappedTypes = ["type:touch", "type:tablet_tool"]
 
     private struct Output: Decodable {
         var name: String
         var active: Bool?
-    }
-
-    private struct Input: Decodable {
-        var identifier: String
-        var type: String?
     }
 
     func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
@@ -30,12 +29,8 @@ struct SwayBackend: DisplayBackend {
             return plan
         }
         plan.commands.append(Self.swaymsg(["output", name, "transform", rotation.swayTransform]))
-        do throws(QueryFailure) {
-            let devices = touch.isEmpty ? try await touchInputs() : touch
-            plan.commands += devices.map { Self.swaymsg(["input", $0, "map_to_output", name]) }
-        } catch {
-            plan.failures.append(error.message)
-        }
+        let devices = touch.isEmpty ? Self.mappedTypes : touch
+        plan.commands += devices.map { Self.swaymsg(["input", $0, "map_to_output", name]) }
         return plan
     }
 
@@ -45,15 +40,6 @@ struct SwayBackend: DisplayBackend {
             among: outputs.filter { $0.active ?? true }.map(\.name),
             from: "swaymsg -t get_outputs"
         )
-    }
-
-    private func touchInputs() async throws(QueryFailure) -> [String] {
-        let inputs: [Input] = try Self.decode(try await query(["swaymsg", "-t", "get_inputs", "--raw"]))
-        var identifiers: [String] = []
-        for input in inputs where ["touch", "tablet_tool"].contains(input.type ?? "") {
-            if !identifiers.contains(input.identifier) { identifiers.append(input.identifier) }
-        }
-        return identifiers
     }
 
     /// A `swaymsg` command; sway splits the joined arguments at spaces, so a word with a space is quoted.

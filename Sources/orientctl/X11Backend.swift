@@ -46,21 +46,25 @@ struct X11Backend: DisplayBackend {
         return try Self.builtInOutput(among: connected, from: "xrandr --query")
     }
 
-    /// The ids of the slave pointers of `xinput list --long` that are touch screens (a direct touch class)
-    /// or pens (absolute axes and Pen, Stylus, Eraser or Touch in the name, not a touchpad).
+    /// The ids of the slave pointers of `xinput list --long` that are touch screens, pens, erasers or pads on
+    /// the panel. Those with absolute axes or a direct touch class are candidates; udev decides for those
+    /// with a device node (``PanelInput``), a test of the name for the others (pens, erasers and touch
+    /// screens by name, not touchpads).
     private func touchDevices() async throws(QueryFailure) -> [String] {
         let text = try await query(["xinput", "list", "--long"])
-        var devices: [String] = []
+        var candidates: [(id: String, byName: Bool)] = []
         var current: (id: String, name: String, lines: [Substring])?
         func finish() {
             guard let device = current else { return }
             let body = device.lines.joined(separator: "\n")
             let name = device.name.lowercased()
             let directTouch = body.contains("XITouchClass") && body.contains("Touch mode: direct")
-            let pen =
-                body.contains("Mode: absolute") && !name.contains("touchpad")
-                && ["pen", "stylus", "eraser", "touch"].contains { name.contains($0) }
-            if directTouch || pen { devices.append(device.id) }
+            let absolute = body.contains("Mode: absolute")
+            guard directTouch || absolute else { return }
+            let byName =
+                directTouch
+                || (!name.contains("touchpad") && ["pen", "stylus", "eraser", "touch"].contains { name.contains($0) })
+            candidates.append((device.id, byName))
         }
         for line in text.split(separator: "\n") {
             if let header = Self.header(line) {
@@ -71,6 +75,14 @@ struct X11Backend: DisplayBackend {
             }
         }
         finish()
+        var devices: [String] = []
+        for candidate in candidates {
+            var properties: [String: String]?
+            if let node = await PanelInput.deviceNode(ofXInput: candidate.id) {
+                properties = await PanelInput.properties(of: node)
+            }
+            if properties.map(PanelInput.isOnPanel) ?? candidate.byName { devices.append(candidate.id) }
+        }
         return devices
     }
 
@@ -82,6 +94,46 @@ struct X11Backend: DisplayBackend {
         // `[slave  pointer  (2)]`, `[master keyboard (2)]`, `[floating slave]`.
         let kind = fields[2].filter { $0.isLetter || $0 == " " }.split(separator: " ")
         return (String(fields[1].dropFirst(3)), String(name), kind.contains("slave") && kind.contains("pointer"))
+    }
+}
+
+/// What udev says of an input device: whether it is a touch screen, pen, eraser or pad of the panel.
+enum PanelInput {
+    /// The `Device Node` of an xinput device (`xinput list-props ID`); nil when it has none (XTEST) or
+    /// xinput cannot tell.
+    static func deviceNode(ofXInput id: String) async -> String? {
+        let outcome = await ExternalCommand(arguments: ["xinput", "list-props", id]).run()
+        guard outcome.succeeded else { return nil }
+        // `\tDevice Node (263):\t"/dev/input/event7"`
+        for line in outcome.output.split(separator: "\n") where line.contains("Device Node (") {
+            let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)
+            if quoted.count >= 3, quoted[1].hasPrefix("/dev/") { return String(quoted[1]) }
+        }
+        return nil
+    }
+
+    /// The udev properties of a device node (`udevadm info --query=property --name=NODE`); nil when udev
+    /// cannot tell.
+    static func properties(of node: String) async -> [String: String]? {
+        let outcome = await ExternalCommand(arguments: ["udevadm", "info", "--query=property", "--name=" + node]).run()
+        guard outcome.succeeded else { return nil }
+        var properties: [String: String] = [:]
+        for line in outcome.output.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            properties[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return properties
+    }
+
+    /// Whether udev's properties describe a touch screen, pen, eraser or pad of the panel: a touch screen
+    /// unless `ID_INTEGRATION=external`; a tablet or pad when `ID_INTEGRATION=internal`, or, where udev does
+    /// not say, when it is not on USB or Bluetooth (a tablet one plugs in maps to every screen).
+    static func isOnPanel(_ properties: [String: String]) -> Bool {
+        let integration = properties["ID_INTEGRATION"]
+        if properties["ID_INPUT_TOUCHSCREEN"] == "1" { return integration != "external" }
+        guard properties["ID_INPUT_TABLET"] == "1" || properties["ID_INPUT_TABLET_PAD"] == "1" else { return false }
+        if let integration { return integration == "internal" }
+        return !["usb", "bluetooth"].contains(properties["ID_BUS"] ?? "")
     }
 }
 

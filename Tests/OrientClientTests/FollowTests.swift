@@ -16,15 +16,26 @@ struct FollowTests {
     ]
 
     /// The session variables cleared, so that only what a test sets chooses the backend.
-    static let noSession = ["SWAYSOCK": "", "HYPRLAND_INSTANCE_SIGNATURE": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""]
+    static let noSession = [
+        "SWAYSOCK": "", "HYPRLAND_INSTANCE_SIGNATURE": "", "NIRI_SOCKET": "", "XDG_CURRENT_DESKTOP": "",
+        "KDE_FULL_SESSION": "", "DISPLAY": "", "WAYLAND_DISPLAY": "",
+    ]
+
+    /// The environment of a test's orientctl: no session but `variables`, the DRM connectors of
+    /// `directory/drm` (none unless the test makes some), follow.conf from `directory/config`.
+    static func environment(in directory: String, _ variables: [String: String] = [:]) -> [String: String] {
+        noSession.merging(
+            ["ORIENTCTL_TEST_DRM_DIR": directory + "/drm", "XDG_CONFIG_HOME": directory + "/config"]
+        ) { _, new in new }.merging(variables) { _, new in new }
+    }
 
     /// ORIENTATION.md's display transforms, per rotation 0, 90, 180, 270: each backend's commands.
     static let expected: [BackendKind: [[[String]]]] = [
         .sway: ["normal", "270", "180", "90"].map { transform in
             [
                 ["swaymsg", "output", "eDP-1", "transform", transform],
-                ["swaymsg", "input", "1267:10780:ELAN_Touchscreen", "map_to_output", "eDP-1"],
-                ["swaymsg", "input", "1386:20985:Wacom_HID_51E9_Pen", "map_to_output", "eDP-1"],
+                ["swaymsg", "input", "type:touch", "map_to_output", "eDP-1"],
+                ["swaymsg", "input", "type:tablet_tool", "map_to_output", "eDP-1"],
             ]
         },
         .hyprland: ["0", "1", "2", "3"].map { transform in
@@ -36,28 +47,37 @@ struct FollowTests {
                 ]
             ]
         },
+        .kde: ["none", "left", "inverted", "right"].map { [["kscreen-doctor", "output.eDP-1.rotation.\($0)"]] },
+        .wlr: ["normal", "90", "180", "270"].map { [["wlr-randr", "--output", "DSI-1", "--transform", $0]] },
+        .niri: ["normal", "90", "180", "270"].map { [["niri", "msg", "output", "eDP-1", "transform", $0]] },
+        .cosmic: ["normal", "rotate90", "rotate180", "rotate270"].map {
+            [["cosmic-randr", "mode", "--transform", $0, "--refresh", "59.999", "eDP-1", "2256", "1504"]]
+        },
         .x11: [
             ("normal", "1 0 0 0 1 0 0 0 1"), ("left", "0 -1 1 1 0 0 0 0 1"), ("inverted", "-1 0 1 0 -1 1 0 0 1"),
             ("right", "0 1 0 -1 0 1 0 0 1"),
         ].map { rotate, matrix in
             let property = ["Coordinate Transformation Matrix"] + matrix.split(separator: " ").map(String.init)
+            // udev says which sit on the panel: the touch screen, the pen's stylus and eraser, its pad (16), not
+            // the tablet on USB (17).
             return [
                 ["xrandr", "--output", "eDP-1", "--rotate", rotate],
                 ["xinput", "set-prop", "11"] + property,
                 ["xinput", "set-prop", "13"] + property,
                 ["xinput", "set-prop", "14"] + property,
+                ["xinput", "set-prop", "16"] + property,
             ]
         },
     ]
 
     enum BackendKind: String, CaseIterable, CustomTestStringConvertible {
-        case sway, hyprland, x11
+        case sway, hyprland, kde, wlr, niri, cosmic, x11
         var testDescription: String { rawValue }
     }
 
     @Test(
         "each backend runs ORIENTATION.md's commands for each of the four rotations, turned by a panel offset",
-        arguments: [BackendKind.sway, .hyprland, .x11],
+        arguments: BackendKind.allCases,
         [0, 270]
     )
     func backendCommands(backend: BackendKind, offset: Int) async throws {
@@ -67,7 +87,7 @@ struct FollowTests {
             let process = try OrientctlProcess(
                 ["follow", "--backend", backend.rawValue, "--panel-offset", String(offset), "--socket", peer.path],
                 in: directory,
-                environment: Self.noSession.merging(["PATH": standIns.path]) { _, new in new }
+                environment: Self.environment(in: directory, ["PATH": standIns.path])
             )
             let lines = try await drive(process, through: Self.tour, on: peer)
             #expect(
@@ -99,7 +119,7 @@ struct FollowTests {
                 let process = try OrientctlProcess(
                     ["follow", "--socket", peer.path, "--exec", command, "--panel-offset", String(offset)],
                     in: directory,
-                    environment: Self.noSession
+                    environment: Self.environment(in: directory)
                 )
                 _ = try await drive(process, through: Self.tour, on: peer)
                 let rows = [
@@ -126,7 +146,7 @@ struct FollowTests {
             let process = try OrientctlProcess(
                 ["follow", "--dry-run", "--socket", peer.path, "--output", "eDP-1", "--touch", "11", "ELAN Pen"],
                 in: directory,
-                environment: Self.noSession.merging(["PATH": standIns.path, "DISPLAY": ":0"]) { _, new in new }
+                environment: Self.environment(in: directory, ["PATH": standIns.path, "DISPLAY": ":0"])
             )
             let lines = try await drive(process, through: Array(Self.tour.prefix(2)), on: peer, lines: 8)
             #expect(
@@ -151,6 +171,12 @@ struct FollowTests {
         arguments: [
             (["SWAYSOCK": "/run/user/1000/sway-ipc.sock"], "swaymsg"),
             (["HYPRLAND_INSTANCE_SIGNATURE": "abc_123", "WAYLAND_DISPLAY": "wayland-1"], "hyprctl"),
+            (["NIRI_SOCKET": "/run/user/1000/niri.wayland-1.sock", "WAYLAND_DISPLAY": "wayland-1"], "niri"),
+            (["XDG_CURRENT_DESKTOP": "KDE", "WAYLAND_DISPLAY": "wayland-0"], "kscreen-doctor"),
+            (["XDG_CURRENT_DESKTOP": "KDE", "DISPLAY": ":0"], "kscreen-doctor"),
+            (["XDG_CURRENT_DESKTOP": "COSMIC", "WAYLAND_DISPLAY": "wayland-1"], "cosmic-randr"),
+            (["XDG_CURRENT_DESKTOP": "river", "WAYLAND_DISPLAY": "wayland-1"], "wlr-randr"),
+            (["WAYLAND_DISPLAY": "wayland-1"], "wlr-randr"),
             (["DISPLAY": ":0"], "xrandr"),
         ]
     )
@@ -161,27 +187,30 @@ struct FollowTests {
             let process = try OrientctlProcess(
                 ["follow", "--socket", peer.path],
                 in: directory,
-                environment: Self.noSession.merging(variables) { _, new in new }.merging(["PATH": standIns.path]) {
-                    _,
-                    new in new
-                }
+                environment: Self.environment(
+                    in: directory,
+                    variables.merging(["PATH": standIns.path]) { _, new in new }
+                )
             )
             _ = try await drive(process, through: Array(Self.tour.prefix(1)), on: peer)
             #expect(standIns.changes.first?.first == program)
         }
     }
 
-    @Test("without a backend or a session: exit 2, asking for --backend")
+    @Test("without a backend or a session (GNOME rotates itself): exit 2, asking for --backend")
     func noSession() async throws {
         try await withTemporaryDirectory { directory in
             let run = try await OrientctlProcess.run(
                 ["follow", "--socket", directory + "/none"],
                 in: directory,
-                environment: Self.noSession.merging(["WAYLAND_DISPLAY": "wayland-0"]) { _, new in new }
+                environment: Self.environment(
+                    in: directory,
+                    ["WAYLAND_DISPLAY": "wayland-0", "XDG_CURRENT_DESKTOP": "GNOME"]
+                )
             )
             #expect(run.status == 2)
             #expect(run.errorOutput.hasPrefix("Error: cannot tell which desktop to rotate"))
-            #expect(run.errorOutput.contains("--backend sway|hyprland|x11|exec"))
+            #expect(run.errorOutput.contains("--backend sway|hyprland|niri|kde|cosmic|wlr|x11|exec"))
         }
     }
 
@@ -193,7 +222,7 @@ struct FollowTests {
             let process = try OrientctlProcess(
                 ["follow", "--backend", "sway", "--socket", peer.path, "--touch", "1267:10780:ELAN_Touchscreen"],
                 in: directory,
-                environment: ["PATH": standIns.path]
+                environment: Self.environment(in: directory, ["PATH": standIns.path])
             )
             let connection = try await peer.accept()
             _ = try await connection.readLine()
@@ -241,7 +270,7 @@ struct FollowTests {
             let process = try OrientctlProcess(
                 ["follow", "--backend", "x11", "--socket", path, "--output", "eDP-1", "--touch", "11"],
                 in: directory,
-                environment: ["PATH": standIns.path]
+                environment: Self.environment(in: directory, ["PATH": standIns.path])
             )
             var connection = try await peer.accept()
             #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
@@ -273,7 +302,7 @@ struct FollowTests {
 
     /// Answers follow's begin with the first state of `tour`, sends the others as interface events, and
     /// returns the first `lines` lines it prints (one per change by default); stops it with SIGTERM.
-    private func drive(
+    func drive(
         _ process: OrientctlProcess,
         through tour: [(DeviceOrientation, InterfaceOrientation)],
         on peer: ScriptedPeer,
@@ -296,7 +325,7 @@ struct FollowTests {
     }
 
     /// Waits until `condition` holds; fails after `timeout` (a guard only).
-    private func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             guard ContinuousClock.now < deadline else { throw PeerError("still waiting after \(timeout)") }
