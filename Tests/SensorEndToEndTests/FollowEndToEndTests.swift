@@ -60,6 +60,8 @@ extension EmulatedDeviceTests {
                 "\(follow.report)\n\(runs())"
             )
             #expect(follow.exitStatus == nil, "follow ended: \(follow.report)")
+            // follow prints a change once its commands have finished, a moment after the stand-in recorded them.
+            _ = await follow.waitUntil("both changes are printed") { follow.outputLines.count >= 2 }
             #expect(
                 follow.outputLines.prefix(2) == [
                     "device=portrait interface=portrait rotation=90",
