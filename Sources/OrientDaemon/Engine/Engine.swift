@@ -3,57 +3,46 @@ import Logging
 import OrientProtocol
 import OrientationCore
 
-/// The daemon's logic between the sensor and the socket: classifies samples, applies the rotation
-/// policy, counts generation, keeps the lock on disk, and turns every change into the events of
-/// PROTOCOL.md. It does no I/O on the socket itself: it returns replies and hands events to
-/// ``broadcast``, which the control server sends to the generating connections.
+/// The daemon's model of orientation between the sensor and its clients: classifies samples, applies the
+/// rotation policy, counts generation (starting and stopping the sensor), keeps the lock on disk, follows the
+/// tablet-mode switch and a reloaded configuration, and turns every change into the events of PROTOCOL.md
+/// through its ``EventBatch``. It does no I/O on the socket itself: ``broadcast`` sends an event line to the
+/// generating connections, and ``ControlRequests`` answers requests with it.
+///
+/// Each entry point sends the events of its change when it is done, unless a request is being answered
+/// (``asOneChange(_:)``): then they wait for the reply, and the request's caller sends them with ``flush()``.
 final class Engine {
     private var settings: DaemonSettings
     private let logger: Logger
     private let store: StateStore
-    private var authorizer: Authorizer
     private var classifier: OrientationClassifier
     private var policy: RotationPolicy
     private var generation = GenerationCounter()
-    private var sensorState = SensorState.stopped
+    private var batch = EventBatch()
+    private(set) var sensorState = SensorState.stopped
     /// The tablet-mode switch: true folded as a tablet, false as a laptop, nil without a switch.
     private(set) var tabletMode: Bool?
-    private(set) var seq: UInt64 = 0
-    private var pending: [OrientationEvent.Name: String?] = [:]
-    /// Whether a request is being handled: its events wait until its reply is sent.
-    private(set) var inRequest = false
-    /// Whether events are being sent; connections closed meanwhile wait in `closedWhileFlushing`.
-    private var flushing = false
-    private var closedWhileFlushing: [ClientID] = []
-    private var nextClientID: UInt64 = 1
+    private var clientIDs = ClientIDs()
     private var tiltTracker = TiltTracker()
-    let startTime: Double
 
-    /// The sensor; set once the daemon has made it (it calls back into the engine).
-    var sensor: AccelerometerSensor?
+    /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
+    var sensor: (any EngineSensor)?
     /// Sends an event line to every generating connection.
     var broadcast: ([UInt8]) -> Void = { _ in }
-    /// Called after every change (for sd_notify STATUS=).
+    /// Called after every change (for sd_notify STATUS= and the D-Bus properties).
     var onStateChange: (OrientationState) -> Void = { _ in }
-    /// The number of open connections, for `status`.
-    var clientCount: () -> Int = { 0 }
-    /// The loop's clock, for `status`'s uptime.
-    var now: () -> Double = { 0 }
-    /// The tablet-mode switches read now, for `status`.
-    var tabletSwitches: () -> [StatusReport.TabletMode.Switch] = { [] }
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
     var tracksTilt = false
     /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
     var onTiltChange: () -> Void = {}
-    /// The D-Bus service's part of `status`; nil while it is off.
-    var busStatus: () -> StatusReport.Bus? = { nil }
 
-    init(settings: DaemonSettings, store: StateStore, authorizer: Authorizer, logger: Logger, now: Double) throws {
+    /// Takes the policy settings and restores the saved lock (dropped, and the file rewritten, when it no longer
+    /// intersects `Supported=`).
+    /// - Throws: ``PolicyError`` when the policy settings allow nothing.
+    init(settings: DaemonSettings, store: StateStore, logger: Logger) throws(PolicyError) {
         self.settings = settings
         self.logger = logger
         self.store = store
-        self.authorizer = authorizer
-        startTime = now
         classifier = OrientationClassifier(configuration: settings.classifier)
         policy = try RotationPolicy(
             natural: settings.classifier.natural,
@@ -84,7 +73,7 @@ final class Engine {
             lock: policy.lock,
             sensor: sensorState,
             generating: generation.isGenerating,
-            seq: seq,
+            seq: batch.seq,
             tabletMode: tabletMode
         )
     }
@@ -99,14 +88,13 @@ final class Engine {
     var hasAccelerometer: Bool { sensorState != .absent && sensor?.accelerometer != nil }
     /// The panel's natural orientation in force.
     var natural: NaturalOrientation { policy.natural }
+    /// Whether the interface follows the device orientation now (`AutoRotate=` and the switch).
+    var followsDevice: Bool { policy.followsDevice }
     /// The tilt of the device (iio-sensor-proxy's `AccelerometerTilt`); undefined unless ``tracksTilt``.
     var tilt: DeviceTilt { tiltTracker.tilt }
 
     /// A new client identity, unique across the control socket's connections and the bus clients.
-    func newClientID() -> ClientID {
-        defer { nextClientID += 1 }
-        return ClientID(nextClientID)
-    }
+    func newClientID() -> ClientID { clientIDs.next() }
 
     // MARK: Samples (the hot path)
 
@@ -118,30 +106,48 @@ final class Engine {
             tracksTilt
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
         if changed {
-            apply(policy.setDevice(classifier.deviceOrientation))
+            record(policy.setDevice(classifier.deviceOrientation))
             flush()
         }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
         if tiltChanged { onTiltChange() }
     }
 
+    // MARK: The sensor
+
     /// The sensor's status changed.
     func sensorStatusChanged(to status: AccelerometerSensor.Status) {
-        let new: SensorState =
-            switch status {
-            case .active: .active
-            case .stopped: .stopped
-            case .absent: .absent
-            case .failed: .failed
-            }
+        updateSensorState(status)
+        flush()
+    }
+
+    /// The sensor found an accelerometer or lost it while stopped: a stopped sensor without one is `absent`.
+    func sensorDiscoveryChanged() {
+        updateSensorState(sensor?.status ?? .absent)
+        flush()
+    }
+
+    /// The sensor's state as clients see it for `status`: a stopped sensor is `absent` when there is no
+    /// accelerometer to start (PROTOCOL.md `absent`, "no display accelerometer").
+    private func clientState(of status: AccelerometerSensor.Status) -> SensorState {
+        switch status {
+        case .active: .active
+        case .stopped: sensor?.accelerometer == nil ? .absent : .stopped
+        case .absent: .absent
+        case .failed: .failed
+        }
+    }
+
+    private func updateSensorState(_ status: AccelerometerSensor.Status) {
+        let new = clientState(of: status)
         guard new != sensorState else { return }
-        note(.sensor, previous: sensorState.rawValue)
+        batch.note(.sensor, previous: .name(sensorState.rawValue))
         sensorState = new
         if new != .active {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)
             _ = tiltTracker.reset()
-            apply(policy.setDevice(.unknown))
+            record(policy.setDevice(.unknown))
         }
     }
 
@@ -153,205 +159,121 @@ final class Engine {
         autoRotate == .always || tabletMode != false
     }
 
-    /// The tablet-mode switch changed (or appeared, or went). The policy starts or stops following the device;
-    /// an interface change is sent as the usual `interface` event. A change of the switch alone sends no event
-    /// of its own: it is counted in `seq` and shows in `tablet_mode` in every state from then on.
+    /// The tablet-mode switch changed (or appeared, or went): a `tablet-mode` event, and the policy starts or
+    /// stops following the device (an `interface` event when the interface moves with it).
     func tabletModeChanged(to value: Bool?) {
         guard value != tabletMode else { return }
+        batch.note(.tabletMode, previous: .tabletMode(tabletMode))
         tabletMode = value
-        let quiet = pending.isEmpty
-        apply(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: value)))
-        if quiet && pending.isEmpty {
-            seq += 1
-            onStateChange(state)
-        }
+        record(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: value)))
+        flush()
     }
 
-    // MARK: Requests
+    // MARK: Generation
 
-    /// Handles one request of a connection.
-    /// - Returns: the reply line; the events it caused are broadcast after the caller sends it (``flush()``).
-    func handle(_ request: Request, from client: ClientID, peer: PeerCredentials?) -> [UInt8] {
-        inRequest = true
-        defer { inRequest = false }
+    /// Runs `body` (the handling of one request) as one change: its events wait for the reply, which the caller
+    /// sends before calling ``flush()``. When `body` throws, nothing it noted is sent.
+    func asOneChange<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        batch.hold()
+        defer { batch.release() }
         do {
-            return try reply(to: request, from: client, peer: peer)
+            return try body()
         } catch {
-            pending.removeAll()
-            return MessageEncoder.error(id: request.id, error)
-        }
-    }
-
-    private func reply(
-        to request: Request,
-        from client: ClientID,
-        peer: PeerCredentials?
-    ) throws(ProtocolError) -> [UInt8] {
-        if request.method.needsController {
-            guard let peer, authorizer.isController(peer) else {
-                let why = peer.map { authorizer.explain($0) } ?? "the peer's credentials are unknown"
-                logger.notice("\(request.method.rawValue) refused: \(why)")
-                throw ProtocolError(.permissionDenied, "\(request.method.rawValue) is for controllers: \(why)")
-            }
-        }
-        switch (request.method, request.parameters) {
-        case (.hello, _):
-            let sensor = HelloResult.Sensor(status: sensorState, device: self.sensor?.accelerometer?.name)
-            return MessageEncoder.result(id: request.id, HelloResult(version: OrientdVersion.current, sensor: sensor))
-        case (.get, _):
-            return MessageEncoder.result(id: request.id, state)
-        case (.begin, _):
-            let update = beginGenerating(client)
-            return MessageEncoder.result(id: request.id, BeginResult(count: update.count, state: state))
-        case (.end, _):
-            let update: GenerationCounter.Update
-            do {
-                update = try generation.end(client)
-            } catch {
-                throw ProtocolError(.notGenerating, "end without a matching begin: this connection's count is 0")
-            }
-            if update.transition == .stopped { stopGenerating() }
-            return MessageEncoder.result(id: request.id, EndResult(count: update.count))
-        case (.lock, .lock(let target)):
-            try changeLock { (policy: inout RotationPolicy) throws(PolicyError) in
-                switch target {
-                case .current: _ = try policy.lockCurrent()
-                case .orientation(let orientation): _ = try policy.setLock(InterfaceOrientationMask(orientation))
-                case .mask(let mask): _ = try policy.setLock(mask)
-                }
-            }
-            return MessageEncoder.result(id: request.id, state)
-        case (.unlock, _):
-            try changeLock { (policy: inout RotationPolicy) throws(PolicyError) in _ = try policy.setLock(nil) }
-            return MessageEncoder.result(id: request.id, state)
-        case (.constrain, .constrain(let mask)):
-            do {
-                apply(try policy.setConstraint(mask, for: client))
-            } catch {
-                throw Self.protocolError(error)
-            }
-            return MessageEncoder.result(id: request.id, state)
-        case (.status, _):
-            return MessageEncoder.result(id: request.id, statusReport())
-        default:
-            throw ProtocolError(.internal, "parameters do not match the method")
-        }
-    }
-
-    /// Applies a lock change on a copy, saves it, and only then makes it the policy.
-    private func changeLock(_ edit: (inout RotationPolicy) throws(PolicyError) -> Void) throws(ProtocolError) {
-        var candidate = policy
-        do {
-            try edit(&candidate)
-        } catch {
-            throw Self.protocolError(error)
-        }
-        if candidate.lock != policy.lock {
-            do {
-                try store.save(PersistedState(lock: candidate.lock))
-            } catch {
-                logger.error("the lock could not be saved: \(error)")
-                throw ProtocolError(.stateNotSaved, "the lock could not be saved, nothing changed: \(error)")
-            }
-        }
-        let change = PolicyChangeSummary(from: policy, to: candidate)
-        policy = candidate
-        record(change)
-    }
-
-    private static func protocolError(_ error: PolicyError) -> ProtocolError {
-        switch error.reason {
-        case .emptyMask: ProtocolError(.emptyMask, error.description)
-        case .invalidOrientation(let message): ProtocolError(.invalidOrientation, message)
+            batch.discard()
+            throw error
         }
     }
 
     /// Adds one to a client's count, starting the sensor when it is the first.
-    private func beginGenerating(_ client: ClientID) -> GenerationCounter.Update {
+    func begin(_ client: ClientID) -> GenerationCounter.Update {
         let update = generation.begin(client)
         if update.transition == .started {
-            sensor?.start()
-            if sensor == nil { sensorStatusChanged(to: .absent) }
+            if let sensor {
+                sensor.start()
+            } else {
+                updateSensorState(.absent)
+            }
         }
+        flush()
+        return update
+    }
+
+    /// Takes one from a client's count, stopping the sensor when the total reaches 0.
+    /// - Throws: ``NotGeneratingError`` when its count is 0; nothing changes then.
+    func end(_ client: ClientID) throws(NotGeneratingError) -> GenerationCounter.Update {
+        let update = try generation.end(client)
+        if update.transition == .stopped { stopGenerating() }
+        flush()
         return update
     }
 
     /// A bus client claims the accelerometer: one count, as a connection's `begin`; the events follow.
     func claim(for client: ClientID) {
-        inRequest = true
-        _ = beginGenerating(client)
-        inRequest = false
-        flush()
+        _ = begin(client)
     }
 
     /// A connection closed, or a bus client released its claim or left the bus: its count and constraint go.
+    /// During a send (a connection dropped for not reading) it waits until the send is over, so that the events
+    /// of the change being sent keep their order.
     func clientClosed(_ client: ClientID) {
-        if flushing {
-            closedWhileFlushing.append(client)
-            return
-        }
+        if batch.deferClose(client) { return }
         if generation.remove(client) == .stopped { stopGenerating() }
-        apply(policy.removeClient(client))
+        record(policy.removeClient(client))
         flush()
     }
 
     private func stopGenerating() {
         sensor?.stop()
-        sensorStatusChanged(to: .stopped)
+        updateSensorState(.stopped)
         // Nobody receives events now; the state (device unknown) is what `get` shows.
-        pending.removeAll()
+        batch.discard()
         onStateChange(state)
     }
 
-    // MARK: Events
+    // MARK: Policy
 
-    private func apply(_ change: PolicyChange) {
-        record(PolicyChangeSummary(change))
+    /// Why a lock change did not happen; nothing changed.
+    enum LockChangeError: Error {
+        /// The policy refuses it.
+        case refused(PolicyError)
+        /// The new lock could not be saved.
+        case notSaved(StateStoreError)
     }
 
-    private func record(_ change: PolicyChangeSummary) {
-        if change.allowedOrLock { note(.allowed, previous: nil) }
-        if let previous = change.previousDevice { note(.device, previous: previous.wireName) }
-        if let previous = change.previousInterface { note(.interface, previous: previous.wireName) }
+    /// Applies a lock change on a copy, saves it, and only then makes it the policy.
+    func changeLock(_ edit: (inout RotationPolicy) throws(PolicyError) -> Void) throws(LockChangeError) {
+        var candidate = policy
+        do {
+            try edit(&candidate)
+        } catch {
+            throw .refused(error)
+        }
+        if candidate.lock != policy.lock {
+            do {
+                try store.save(PersistedState(lock: candidate.lock))
+            } catch {
+                logger.error("the lock could not be saved", metadata: ["error": "\(error)"])
+                throw .notSaved(error)
+            }
+        }
+        let change = PolicyChangeSummary(from: policy, to: candidate)
+        policy = candidate
+        record(change)
+        flush()
     }
 
-    /// Notes an event to send; the first one of a change counts the change in `seq`, so that the
-    /// reply and every event of one change carry the same seq.
-    private func note(_ name: OrientationEvent.Name, previous: String?) {
-        if pending.isEmpty { seq += 1 }
-        if pending[name] == nil { pending[name] = .some(previous) }
-    }
-
-    /// Sends the events of the changes made since the last flush, in PROTOCOL.md's order, all
-    /// with the same state and seq. A connection dropped while they are sent (one that does not
-    /// read) is taken away only afterwards, so that its own change's events follow in seq order.
-    func flush() {
-        guard !pending.isEmpty, !flushing else { return }
-        flushing = true
-        let current = state
-        let events = pending
-        pending.removeAll(keepingCapacity: true)
-        for name in OrientationEvent.Name.allCases {
-            guard let previous = events[name] else { continue }
-            broadcast(MessageEncoder.event(OrientationEvent(name: name, previous: previous, state: current)))
-        }
-        onStateChange(current)
-        if logger.logLevel <= .debug {
-            logger.debug(
-                "state",
-                metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
-            )
-        }
-        flushing = false
-        while !closedWhileFlushing.isEmpty {
-            clientClosed(closedWhileFlushing.removeFirst())
-        }
+    /// Sets or clears (nil) a client's constraint.
+    /// - Throws: ``PolicyError`` when it would allow nothing; nothing changes then.
+    func constrain(_ mask: InterfaceOrientationMask?, for client: ClientID) throws(PolicyError) {
+        record(try policy.setConstraint(mask, for: client))
+        flush()
     }
 
     // MARK: Configuration
 
-    /// Takes a reloaded configuration's policy, classifier and control settings, all or nothing.
-    /// The policy change is sent as events (with the next ``flush()``).
+    /// Takes a reloaded configuration's policy and classifier settings, all or nothing, and sends the change as
+    /// events: `allowed` for a new set, `interface` when the interface orientation or its rotation changes (a new
+    /// `Natural=` turns the same interface orientation into another rotation).
     /// - Throws: ``PolicyError`` when `Supported=` would leave no orientation allowed with the lock
     ///   and constraints in force; nothing changes then.
     func reconfigure(_ new: DaemonSettings) throws(PolicyError) {
@@ -368,9 +290,6 @@ final class Engine {
         } else if new.supported != settings.supported || new.preferred != settings.preferred {
             _ = try candidate.setSupported(new.supported, preferred: new.preferred)
         }
-        if new.controlGroup != settings.controlGroup || new.seatUsers != settings.seatUsers {
-            authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
-        }
         if new.classifier != settings.classifier {
             classifier = OrientationClassifier(configuration: new.classifier)
         }
@@ -379,61 +298,49 @@ final class Engine {
         policy = candidate
         settings = new
         record(change)
+        flush()
     }
 
-    // MARK: Status
+    // MARK: Events
 
-    func statusReport() -> StatusReport {
-        let accelerometer = sensor?.accelerometer
-        let calibration = accelerometer?.calibration
-        let report = StatusReport.Sensor(
-            status: sensorState,
-            device: accelerometer?.id,
-            driver: accelerometer?.name,
-            mode: sensor?.mode?.rawValue,
-            fellBack: sensor?.fellBack ?? false,
-            rate: settings.sensor.rate,
-            scale: calibration.map { [$0.scale.x, $0.scale.y, $0.scale.z] },
-            offset: calibration.map { [$0.offset.x, $0.offset.y, $0.offset.z] },
-            matrix: calibration.map { "\($0.matrix)" },
-            matrixSource: accelerometer?.matrixSource,
-            location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
-            samplesRead: sensor?.samplesRead ?? 0,
-            lastError: sensor?.lastError
-        )
-        return StatusReport(
-            version: OrientdVersion.current,
-            uptime: max(0, now() - startTime),
-            sensor: report,
-            clients: clientCount(),
-            generatingConnections: generatingConnections,
-            generationTotal: generationTotal,
-            state: state,
-            tabletMode: StatusReport.TabletMode(
-                autoRotate: settings.autoRotate.rawValue,
-                followsDevice: policy.followsDevice,
-                switches: tabletSwitches()
-            ),
-            bus: busStatus()
-        )
+    private func record(_ change: PolicyChange) {
+        record(PolicyChangeSummary(change))
+    }
+
+    private func record(_ change: PolicyChangeSummary) {
+        if change.allowedOrLock { batch.note(.allowed) }
+        if let previous = change.previousDevice { batch.note(.device, previous: .name(previous.wireName)) }
+        if let previous = change.previousInterface { batch.note(.interface, previous: .name(previous.wireName)) }
+    }
+
+    /// Sends the events of the changes made since the last send, in PROTOCOL.md's order, all with the same state
+    /// and seq; nothing while a request is answered or a send is under way. A connection dropped during the send
+    /// (one that does not read) is taken away only afterwards, so that its own change's events follow in seq
+    /// order.
+    func flush() {
+        guard let events = batch.beginSending() else { return }
+        let current = state
+        for (name, previous) in events {
+            broadcast(MessageEncoder.event(EventBatch.event(name, previous: previous, state: current)))
+        }
+        onStateChange(current)
+        if logger.logLevel <= .debug {
+            logger.debug(
+                "state",
+                metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
+            )
+        }
+        for client in batch.endSending() { clientClosed(client) }
     }
 }
 
-/// What changed between two policies, for events.
-private struct PolicyChangeSummary {
-    var previousDevice: DeviceOrientation?
-    var previousInterface: InterfaceOrientation?
-    var allowedOrLock: Bool
+/// The identities handed to clients: one counter shared by the control socket's connections and the bus clients.
+struct ClientIDs {
+    private var last: UInt64 = 0
 
-    init(_ change: PolicyChange) {
-        previousDevice = change.previousDevice
-        previousInterface = change.previousInterface
-        allowedOrLock = change.allowedChanged || change.lockChanged
-    }
-
-    init(from old: RotationPolicy, to new: RotationPolicy) {
-        previousDevice = old.device != new.device ? old.device : nil
-        previousInterface = old.interface != new.interface ? old.interface : nil
-        allowedOrLock = old.allowed != new.allowed || old.lock != new.lock
+    /// A new identity, never handed out before.
+    mutating func next() -> ClientID {
+        last += 1
+        return ClientID(last)
     }
 }
