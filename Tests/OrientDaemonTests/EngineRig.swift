@@ -135,6 +135,13 @@ final class EngineRig {
         return (String(decoding: reply, as: UTF8.self), caused)
     }
 
+    /// `client` begins, the device is held upright (landscape-right), and the events so far are dropped.
+    func beginUpright(_ client: ClientID) {
+        request(#"{"id":0,"method":"begin"}"#, from: client)
+        hold(Self.upright)
+        events.removeAll()
+    }
+
     /// Holds the device still with gravity along `direction` (unit vector, m/s² scaled) for `seconds` at 50 Hz.
     func hold(_ direction: Vector3, for seconds: Double = 2) {
         for _ in 0..<Int(seconds * 50) {

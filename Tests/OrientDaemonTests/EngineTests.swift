@@ -113,9 +113,7 @@ import Glibc
     @Test func aConstraintNarrowsTheAllowedSetAndMovesTheInterface() throws {
         try withTemporaryDirectory { directory in
             let rig = try EngineRig(stateDirectory: directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: first)
-            rig.hold(EngineRig.upright)
-            _ = rig.takeEvents()
+            rig.beginUpright(first)
             let constrained = rig.request(
                 #"{"id":2,"method":"constrain","params":{"mask":["portrait","portrait-upside-down"]}}"#,
                 from: first
@@ -160,9 +158,7 @@ import Glibc
     @Test func aReloadedSupportedSetIsAnAllowedEvent() throws {
         try withTemporaryDirectory { directory in
             let rig = try EngineRig(stateDirectory: directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: first)
-            rig.hold(EngineRig.upright)
-            _ = rig.takeEvents()
+            rig.beginUpright(first)
             var settings = DaemonSettings()
             settings.supported = .landscape
             try rig.engine.reconfigure(settings)

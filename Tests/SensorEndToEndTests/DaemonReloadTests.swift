@@ -10,14 +10,7 @@ extension EmulatedDeviceTests {
             let fixture = AccelerometerFixture()
             let testbed = Testbed()
             try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let config = sandbox.directory + "/orientd.conf"
-            try "[Policy]\nSupported=all\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
-                testbed: testbed,
-                sandbox: sandbox,
-                arguments: RunningDaemon.defaultArguments + ["--config", config]
-            )
+            let (daemon, config) = try await Self.daemon(configuration: "[Policy]\nSupported=all\n", testbed: testbed)
             let observer = try daemon.connect()
             var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
             _ = try await observer.call("begin")
@@ -73,13 +66,9 @@ extension EmulatedDeviceTests {
         /// event carries the new rotation, so that a client rotates the screen again.
         @Test func aReloadedNaturalOrientationSendsTheNewRotation() async throws {
             let testbed = Testbed()
-            let sandbox = try DaemonSandbox()
-            let config = sandbox.directory + "/orientd.conf"
-            try "[Policy]\nNatural=landscape\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
-                testbed: testbed,
-                sandbox: sandbox,
-                arguments: RunningDaemon.defaultArguments + ["--config", config]
+            let (daemon, config) = try await Self.daemon(
+                configuration: "[Policy]\nNatural=landscape\n",
+                testbed: testbed
             )
             let observer = try daemon.connect()
             _ = try await observer.call("begin")
@@ -97,6 +86,22 @@ extension EmulatedDeviceTests {
             #expect(change.first?.state?["rotation"]?.integer == 0, "\(change)")
             #expect(change.first?.state?["transform"]?["sway"]?.string == "normal", "\(change)")
             #expect(await daemon.stop() == .exited(0), "\(daemon.process.report)")
+        }
+
+        /// A daemon reading `configuration` from a file in its sandbox, and that file's path (to rewrite it).
+        private static func daemon(
+            configuration: String,
+            testbed: Testbed
+        ) async throws -> (RunningDaemon, String) {
+            let sandbox = try DaemonSandbox()
+            let config = sandbox.directory + "/orientd.conf"
+            try configuration.write(toFile: config, atomically: true, encoding: .utf8)
+            let daemon = try await RunningDaemon(
+                testbed: testbed,
+                sandbox: sandbox,
+                arguments: RunningDaemon.defaultArguments + ["--config", config]
+            )
+            return (daemon, config)
         }
     }
 }
