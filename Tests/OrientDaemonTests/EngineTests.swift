@@ -281,6 +281,23 @@ import Glibc
         }
     }
 
+    /// A sensor replaced while someone generates (new sensor options on reload) is discovered stopped, then
+    /// started: clients see no change.
+    @Test func aDiscoveryWhileGeneratingChangesNothing() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try EngineRig(stateDirectory: directory)
+            rig.beginUpright(first)
+            let before = rig.engine.state
+            let replacement = FakeSensor()
+            replacement.onStatusChange = { [unowned engine = rig.engine] in engine.sensorStatusChanged(to: $0) }
+            rig.engine.sensor = replacement
+            rig.engine.sensorDiscoveryChanged()
+            replacement.start()
+            #expect(rig.takeEvents().isEmpty)
+            #expect(rig.engine.state == before)
+        }
+    }
+
     @Test func helloNamesTheAccelerometer() throws {
         try withTemporaryDirectory { directory in
             let rig = try EngineRig(stateDirectory: directory)

@@ -122,7 +122,10 @@ final class Engine {
     }
 
     /// The sensor found an accelerometer or lost it while stopped: a stopped sensor without one is `absent`.
+    /// While someone generates the sensor's own status reports tell (a sensor replaced after a reload is
+    /// discovered stopped and then started: that is no change for clients).
     func sensorDiscoveryChanged() {
+        guard !generation.isGenerating else { return }
         updateSensorState(sensor?.status ?? .absent)
         flush()
     }
