@@ -19,6 +19,7 @@ final class Engine {
     private var policy: RotationPolicy
     private var generation = GenerationCounter()
     private var batch = EventBatch()
+    /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     private(set) var sensorState = SensorState.stopped
     /// The tablet-mode switch: true folded as a tablet, false as a laptop, nil without a switch.
     private(set) var tabletMode: Bool?
@@ -189,24 +190,25 @@ final class Engine {
 
     /// Adds one to a client's count, starting the sensor when it is the first.
     func begin(_ client: ClientID) -> GenerationCounter.Update {
-        let update = generation.begin(client)
-        if update.transition == .started {
-            if let sensor {
-                sensor.start()
-            } else {
-                updateSensorState(.absent)
+        asOneSentChange {
+            let update = generation.begin(client)
+            if update.transition == .started {
+                // The sensor reports its new status from inside `start()`: one change with the begin.
+                if let sensor {
+                    sensor.start()
+                } else {
+                    updateSensorState(.absent)
+                }
             }
+            return update
         }
-        flush()
-        return update
     }
 
     /// Takes one from a client's count, stopping the sensor when the total reaches 0.
     /// - Throws: ``NotGeneratingError`` when its count is 0; nothing changes then.
     func end(_ client: ClientID) throws(NotGeneratingError) -> GenerationCounter.Update {
         let update = try generation.end(client)
-        if update.transition == .stopped { stopGenerating() }
-        flush()
+        if update.transition == .stopped { asOneSentChange { stopGenerating() } }
         return update
     }
 
@@ -220,9 +222,10 @@ final class Engine {
     /// of the change being sent keep their order.
     func clientClosed(_ client: ClientID) {
         if batch.deferClose(client) { return }
-        if generation.remove(client) == .stopped { stopGenerating() }
-        record(policy.removeClient(client))
-        flush()
+        asOneSentChange {
+            if generation.remove(client) == .stopped { stopGenerating() }
+            record(policy.removeClient(client))
+        }
     }
 
     private func stopGenerating() {
@@ -306,6 +309,16 @@ final class Engine {
 
     // MARK: Events
 
+    /// Runs `body`, which may call out to the sensor (whose status reports come back in), as one change, and sends
+    /// its events (unless a request holds them).
+    private func asOneSentChange<Result>(_ body: () -> Result) -> Result {
+        batch.hold()
+        let result = body()
+        batch.release()
+        flush()
+        return result
+    }
+
     private func record(_ change: PolicyChange) {
         record(PolicyChangeSummary(change))
     }
@@ -334,16 +347,5 @@ final class Engine {
             )
         }
         for client in batch.endSending() { clientClosed(client) }
-    }
-}
-
-/// The identities handed to clients: one counter shared by the control socket's connections and the bus clients.
-struct ClientIDs {
-    private var last: UInt64 = 0
-
-    /// A new identity, never handed out before.
-    mutating func next() -> ClientID {
-        last += 1
-        return ClientID(last)
     }
 }
