@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// An event of PROTOCOL.md: `{"event": "device", "previous": "portrait", "state": {…}}`.
 public struct OrientationEvent: Sendable, Hashable, Codable {
     /// The events, in the order one change sends them.
