@@ -78,7 +78,10 @@ let package = Package(
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
-        .testTarget(name: "OrientDaemonTests", dependencies: ["OrientDaemon", "OrientationCore", "EventLoop"]),
+        .testTarget(
+            name: "OrientDaemonTests",
+            dependencies: ["OrientDaemon", "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop"]
+        ),
         .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),
         // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
         .testTarget(

@@ -12,21 +12,29 @@ import Glibc
 
 /// orientd's daemon: one sd-event loop with the sensor's sources, the control socket and its
 /// connections, and the signal sources; see ARCHITECTURE.md.
+///
+/// It makes the parts and wires them: the sensor's samples, status and discoveries and the tablet-mode switch go
+/// to the ``Engine``; the control server's requests to ``ControlRequests``; the engine's events to the control
+/// server; its changes to sd_notify and the D-Bus service. It builds `status` from the parts that own what it
+/// reports, and applies a reloaded configuration to each of them.
 public final class Daemon {
-    private let loop: EventLoop
+    let loop: EventLoop
     private let logger: Logger
-    private let engine: Engine
-    private var sensor: AccelerometerSensor
-    private var tabletModeMonitor: TabletModeMonitor?
+    let engine: Engine
+    private let requests: ControlRequests
+    private(set) var sensor: AccelerometerSensor
+    private(set) var tabletModeMonitor: TabletModeMonitor?
     /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
     private var saidNoSwitch = false
-    private var server: ControlServer?
+    private(set) var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
-    private var sensorProxy: SensorProxyService?
+    private(set) var sensorProxy: SensorProxyService?
     private var signals: [SignalSource] = []
-    private var settings: DaemonSettings
+    private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
     private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
+    /// The loop's clock at start, for `status`'s uptime.
+    let startTime: Double
 
     /// Sets everything up: the state directory, the socket (inherited from systemd or made at
     /// `settings.socketPath`), the sensor (stopped until someone begins generating).
@@ -49,15 +57,17 @@ public final class Daemon {
         do {
             loop = try EventLoop()
         } catch {
-            throw DaemonError("cannot create the event loop: \(error)")
+            throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
+        startTime = loop.now
         let store = StateStore(directory: settings.stateDirectory, logger: logger)
-        let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         do {
-            engine = try Engine(settings: settings, store: store, authorizer: authorizer, logger: logger, now: loop.now)
+            engine = try Engine(settings: settings, store: store, logger: logger)
         } catch {
-            throw DaemonError("bad policy settings: \(error)")
+            throw DaemonError(.policy, "bad policy settings: \(error)")
         }
+        let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
+        requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
         sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
@@ -68,15 +78,14 @@ public final class Daemon {
                 settings: settings,
                 loop: loop,
                 engine: engine,
+                requests: requests,
                 logger: logger
             )
             self.server = server
             engine.broadcast = { [unowned server] line in server.broadcast(line) }
-            engine.clientCount = { [unowned server] in server.clientCount }
         } catch {
-            throw DaemonError("cannot watch the control socket: \(error)")
+            throw DaemonError(.controlSocket, "cannot watch the control socket: \(error)")
         }
-        engine.now = { [unowned loop] in loop.now }
         engine.onStateChange = { state in Self.notify(status: state) }
         if settings.sensorProxyCompat {
             let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
@@ -86,8 +95,6 @@ public final class Daemon {
                 service.refresh()
             }
             engine.onTiltChange = { [unowned service] in service.refresh() }
-            engine.busStatus = { [unowned service] in service.statusReport }
-            sensor.onDiscovery = { [unowned service] in service.refresh() }
         }
         do {
             for signal in [SIGTERM, SIGINT] {
@@ -96,23 +103,17 @@ public final class Daemon {
             signals.append(try loop.addSignal(SIGHUP) { [unowned self] in self.reload() })
             _ = try loop.setWatchdog(true)
         } catch {
-            throw DaemonError("cannot handle signals: \(error)")
+            throw DaemonError(.signals, "cannot handle signals: \(error)")
         }
         let monitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned self] tabletMode in
             self.engine.tabletModeChanged(to: tabletMode)
-            if !self.engine.inRequest { self.engine.flush() }
             self.sayIfNoSwitch()
         }
         tabletModeMonitor = monitor
-        engine.tabletSwitches = { [unowned monitor] in
-            monitor.switches.map {
-                StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
-            }
-        }
-        engine.tabletModeChanged(to: monitor.tabletMode)
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
-        engine.flush()
+        engine.tabletModeChanged(to: monitor.tabletMode)
         sayIfNoSwitch()
+        requests.status = self
     }
 
     /// With `AutoRotate=tablet-mode` and no switch, rotation follows the device as with `always`: said once,
@@ -136,10 +137,8 @@ public final class Daemon {
             engine.handle(sample)
         }
         engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in
-            engine.sensorStatusChanged(to: current)
-            if !engine.inRequest { engine.flush() }
-        }
+        sensor.onStatusChange = { [unowned engine] _, current in engine.sensorStatusChanged(to: current) }
+        sensor.onDiscovery = { [unowned engine] in engine.sensorDiscoveryChanged() }
         sensor.refreshDiscovery()
         return sensor
     }
@@ -153,7 +152,7 @@ public final class Daemon {
         do {
             return try loop.run()
         } catch {
-            logger.critical("the event loop failed: \(error)")
+            logger.critical("the event loop failed", metadata: ["error": "\(error)"])
             shutDownNow()
             return 1
         }
@@ -169,7 +168,7 @@ public final class Daemon {
         do {
             return try loop.runOnce(timeout: timeout)
         } catch {
-            throw DaemonError("the event loop failed: \(error)")
+            throw DaemonError(.eventLoop, "the event loop failed: \(error)")
         }
     }
 
@@ -185,7 +184,7 @@ public final class Daemon {
             configuration = try reloadConfiguration()
         } catch {
             for problem in error.errors {
-                logger.error("configuration not reloaded, the old one stays: \(problem)")
+                logger.error("configuration not reloaded, the old one stays", metadata: ["problem": "\(problem)"])
             }
             return
         }
@@ -196,17 +195,17 @@ public final class Daemon {
             let supported = configuration.entry("Supported", in: "Policy")
             let source = supported?.source.description ?? "default"
             logger.error(
-                """
-                configuration not reloaded, the old one stays: \(source): \
-                [Policy] Supported=\(supported?.value ?? "all"): \(error); \
-                allowed: a mask that intersects the lock and every client's constraint
-                """
+                "configuration not reloaded, the old one stays: Supported= must intersect the lock and every constraint",
+                metadata: ["problem": "\(source): [Policy] Supported=\(supported?.value ?? "all"): \(error)"]
             )
             return
         }
         let old = settings
         settings = new
         logLevel.current = new.logLevel
+        if new.controlGroup != old.controlGroup || new.seatUsers != old.seatUsers {
+            requests.authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
+        }
         server?.maxClients = new.maxClients
         server?.outputLimit = new.outputLimit
         if !Self.sameSensorOptions(old.sensor, new.sensor) { restartSensor(options: new.sensor) }
@@ -223,7 +222,6 @@ public final class Daemon {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
         sayIfNoSwitch()
-        engine.flush()
         logger.info("configuration reloaded")
     }
 
@@ -234,12 +232,11 @@ public final class Daemon {
         sensor.onDiscovery = nil
         sensor.stop()
         sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
-        if let sensorProxy {
-            sensor.onDiscovery = { [unowned sensorProxy] in sensorProxy.refresh() }
-            sensorProxy.refresh()
-        }
         if running { sensor.start() }
-        logger.info("the sensor options changed: the sensor \(running ? "restarted" : "will use them")")
+        logger.info(
+            "the sensor options changed",
+            metadata: ["sensor": "\(running ? "restarted" : "stopped, starts with them")"]
+        )
     }
 
     private static func sameSensorOptions(_ a: SensorOptions, _ b: SensorOptions) -> Bool {
@@ -248,7 +245,7 @@ public final class Daemon {
     }
 
     private func shutDown(signal: Int32) {
-        logger.info("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+        logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
         sd_notify(0, "STOPPING=1")
         shutDownNow()
         loop.exit(code: 0)
@@ -257,7 +254,6 @@ public final class Daemon {
     private func shutDownNow() {
         engine.onStateChange = { _ in }
         engine.onTiltChange = {}
-        engine.busStatus = { nil }
         sensor.onDiscovery = nil
         sensorProxy = nil
         sensor.stop()
@@ -280,6 +276,7 @@ public final class Daemon {
             return (try SocketCalls.listen(at: path), path)
         } catch {
             throw DaemonError(
+                .listen,
                 "cannot listen on \(path): \(error). Run it as root or through orientd.socket "
                     + "(systemctl start orientd.socket), or try it unprivileged with "
                     + "--socket /tmp/orientd.sock --state-dir /tmp/orientd-state"
@@ -292,15 +289,5 @@ public final class Daemon {
             "STATUS=device \(state.device.wireName), interface \(state.interface.wireName), sensor \(state.sensor.rawValue)"
             + (state.lock.map { ", locked to \($0)" } ?? "")
         sd_notify(0, text)
-    }
-}
-
-/// Why the daemon could not start.
-public struct DaemonError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong and what to do.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

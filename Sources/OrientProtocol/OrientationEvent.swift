@@ -1,11 +1,10 @@
-public import FoundationEssentials
-
 /// An event of PROTOCOL.md: `{"event": "device", "previous": "portrait", "state": {…}}`.
 public struct OrientationEvent: Sendable, Hashable, Codable {
     /// The events, in the order one change sends them.
     public enum Name: String, Sendable, Hashable, Codable, CaseIterable {
         case sensor
         case allowed
+        case tabletMode = "tablet-mode"
         case device
         case interface
     }
@@ -14,6 +13,8 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
     public var name: Name
     /// The value before, for `device`, `interface` and `sensor`.
     public var previous: String?
+    /// The value of `tablet_mode` before, for `tablet-mode` (nil: it was null, nothing told).
+    public var previousTabletMode: Bool?
     /// The whole state after the change.
     public var state: OrientationState
 
@@ -24,9 +25,39 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
         self.state = state
     }
 
+    /// A `tablet-mode` event: `tablet_mode` was `previous` and is now `state.tabletMode`.
+    public init(tabletModeChangedFrom previous: Bool?, state: OrientationState) {
+        name = .tabletMode
+        previousTabletMode = previous
+        self.state = state
+    }
+
     private enum CodingKeys: String, CodingKey {
         case name = "event"
         case previous
         case state
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(Name.self, forKey: .name)
+        state = try container.decode(OrientationState.self, forKey: .state)
+        if name == .tabletMode {
+            previousTabletMode = try container.decodeIfPresent(Bool.self, forKey: .previous)
+        } else {
+            previous = try container.decodeIfPresent(String.self, forKey: .previous)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        if name == .tabletMode {
+            // Always there, null included: the switch may have told nothing before.
+            try container.encode(previousTabletMode, forKey: .previous)
+        } else {
+            try container.encodeIfPresent(previous, forKey: .previous)
+        }
+        try container.encode(state, forKey: .state)
     }
 }

@@ -107,7 +107,7 @@ struct Record: ParsableCommand {
         recorder.stop()
         sink?.finish()
         withExtendedLifetime(sources) {}
-        logger.info("recorded \(sink?.samples ?? 0) samples")
+        logger.info("recording finished", metadata: ["samples": "\(sink?.samples ?? 0)"])
         if code != 0 { throw ExitCode(code) }
     }
 }

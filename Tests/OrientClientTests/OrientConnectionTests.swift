@@ -51,6 +51,31 @@ struct OrientConnectionTests {
         }
     }
 
+    @Test("a tablet-mode event is received, with its previous value")
+    func tabletModeEvent() async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let connection = try OrientConnection(socketPath: peer.path)
+            let accepted = try await peer.accept()
+            let stateText =
+                #"{"seq":4,"device":"portrait","interface":"landscape-right","rotation":0,"#
+                + #""transform":{"wayland":0,"sway":"normal","xrandr":"normal","matrix":[1,0,0,0,1,0,0,0,1]},"#
+                + #""allowed":["portrait"],"lock":null,"sensor":"active","generating":true,"tablet_mode":false}"#
+            try accepted.send(
+                Array(#"{"event": "tablet-mode", "previous": null, "state": \#(stateText)}"#.utf8) + [10],
+                Array(#"{"event": "tablet-mode", "previous": true, "state": \#(stateText)}"#.utf8) + [10]
+            )
+            let appeared = try await next(connection.events)
+            #expect(appeared.value.name == .tabletMode)
+            #expect(appeared.value.previousTabletMode == nil)
+            #expect(appeared.value.state.tabletMode == false)
+            let folded = try await next(connection.events)
+            #expect(folded.value.previousTabletMode == true)
+            #expect(connection.closeReason == nil)
+            connection.close()
+        }
+    }
+
     @Test("member lookup skips strings holding braces, quotes and keys")
     func scannerSkipsStrings() {
         let line = Array(#"{"a": "}\"state\": [", "b": {"state": 1}, "state" : {"x": "]}"}}"#.utf8)

@@ -86,6 +86,24 @@ import Testing
         #expect(try ServerMessage.decode(Array(line.dropLast())) == .event(event))
     }
 
+    /// `tablet-mode`'s `previous` is the old `tablet_mode`: true, false or null, always present.
+    @Test(arguments: [true, false, nil] as [Bool?])
+    func tabletModeEventsCarryTheOldValue(previous: Bool?) throws {
+        let event = OrientationEvent(tabletModeChangedFrom: previous, state: Self.state)
+        let line = MessageEncoder.event(event)
+        #expect(Self.text(line).contains(#""event":"tablet-mode""#))
+        #expect(Self.text(line).contains(#""previous":\#(previous.map { "\($0)" } ?? "null")"#), "\(Self.text(line))")
+        let decoded = try ServerMessage.decode(Array(line.dropLast()))
+        #expect(decoded == .event(event))
+        guard case .event(let back) = decoded else { return }
+        #expect(back.name == .tabletMode && back.previousTabletMode == previous && back.previous == nil)
+    }
+
+    @Test func anAllowedEventHasNoPrevious() {
+        let line = MessageEncoder.event(OrientationEvent(name: .allowed, state: Self.state))
+        #expect(!Self.text(line).contains("previous"), "\(Self.text(line))")
+    }
+
     @Test(arguments: ProtocolError.Code.allCases)
     func errorsCarryTheirCode(code: ProtocolError.Code) throws {
         let error = ProtocolError(code, "what \"went\" wrong")

@@ -114,7 +114,7 @@ final class RunningDaemon {
 /// The orders and tables of PROTOCOL.md and ORIENTATION.md that the tests check against.
 enum DaemonContract {
     /// PROTOCOL.md: "One change may produce several events, in the order sensor, allowed, device, interface".
-    static let eventOrder = ["sensor", "allowed", "device", "interface"]
+    static let eventOrder = ["sensor", "allowed", "tablet-mode", "device", "interface"]
     /// The normalised order of `allowed` and `lock`.
     static let interfaceOrder = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
 

@@ -115,6 +115,8 @@ struct DaemonMessage: CustomStringConvertible {
     var errorCode: String? { json["error"]?["code"]?.string }
     /// `previous` of an event.
     var previous: String? { json["previous"]?.string }
+    /// `previous` as it is: a `tablet-mode` event's is `true`, `false` or null (nil when it is missing).
+    var previousValue: DaemonJSON? { json["previous"] }
     /// The state an event carries, or the state a reply returns (`get`, `lock`, … or `begin`'s `state`).
     var state: DaemonJSON? {
         if let state = json["state"] { return state }

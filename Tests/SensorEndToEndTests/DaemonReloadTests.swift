@@ -10,14 +10,7 @@ extension EmulatedDeviceTests {
             let fixture = AccelerometerFixture()
             let testbed = Testbed()
             try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let config = sandbox.directory + "/orientd.conf"
-            try "[Policy]\nSupported=all\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
-                testbed: testbed,
-                sandbox: sandbox,
-                arguments: RunningDaemon.defaultArguments + ["--config", config]
-            )
+            let (daemon, config) = try await Self.daemon(configuration: "[Policy]\nSupported=all\n", testbed: testbed)
             let observer = try daemon.connect()
             var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
             _ = try await observer.call("begin")
@@ -67,6 +60,48 @@ extension EmulatedDeviceTests {
             #expect(observer.inbox.isEmpty, "\(observer.inbox)")
             #expect(!observer.closedByDaemon)
             #expect(await daemon.stop() == .exited(0), "\(daemon.process.report)")
+        }
+
+        /// A new `Natural=` that keeps the interface orientation turns the panel another way: an `interface`
+        /// event carries the new rotation, so that a client rotates the screen again.
+        @Test func aReloadedNaturalOrientationSendsTheNewRotation() async throws {
+            let testbed = Testbed()
+            let (daemon, config) = try await Self.daemon(
+                configuration: "[Policy]\nNatural=landscape\n",
+                testbed: testbed
+            )
+            let observer = try daemon.connect()
+            _ = try await observer.call("begin")
+            let locked = try await observer.call("lock", #"{"orientation": "portrait"}"#)
+            #expect(locked.state?["interface"]?.string == "portrait", "\(locked)")
+            #expect(locked.state?["rotation"]?.integer == 90, "\(locked)")
+            _ = try await observer.nextChange()
+
+            try "[Policy]\nNatural=portrait\n".write(toFile: config, atomically: true, encoding: .utf8)
+            daemon.process.signal(SIGHUP)
+            let change = try await observer.nextChange(timeout: .seconds(10), "the interface event of the reload")
+            #expect(change.map(\.event) == ["interface"], "\(change)")
+            #expect(change.first?.previous == "portrait", "\(change)")
+            #expect(change.first?.state?["interface"]?.string == "portrait", "\(change)")
+            #expect(change.first?.state?["rotation"]?.integer == 0, "\(change)")
+            #expect(change.first?.state?["transform"]?["sway"]?.string == "normal", "\(change)")
+            #expect(await daemon.stop() == .exited(0), "\(daemon.process.report)")
+        }
+
+        /// A daemon reading `configuration` from a file in its sandbox, and that file's path (to rewrite it).
+        private static func daemon(
+            configuration: String,
+            testbed: Testbed
+        ) async throws -> (RunningDaemon, String) {
+            let sandbox = try DaemonSandbox()
+            let config = sandbox.directory + "/orientd.conf"
+            try configuration.write(toFile: config, atomically: true, encoding: .utf8)
+            let daemon = try await RunningDaemon(
+                testbed: testbed,
+                sandbox: sandbox,
+                arguments: RunningDaemon.defaultArguments + ["--config", config]
+            )
+            return (daemon, config)
         }
     }
 }

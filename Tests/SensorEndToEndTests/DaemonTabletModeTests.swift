@@ -121,12 +121,13 @@ extension EmulatedDeviceTests {
                 #expect(change.first?.state?["tablet_mode"]?.bool == false, "\(posture): \(change)")
             }
 
-            // Folded into a tablet: the interface takes the device's orientation at once, as one interface event.
+            // Folded into a tablet: a tablet-mode event, and the interface takes the device's orientation at once.
             try tabletSwitch.set(tablet: true, on: setup.testbed)
             let folded = try await setup.client.nextChange(timeout: .seconds(10), "the change to tablet mode")
             all += folded
-            #expect(folded.map(\.event) == ["interface"], "\(folded)")
-            #expect(folded.first?.previous == "landscape-right", "\(folded)")
+            #expect(folded.map(\.event) == ["tablet-mode", "interface"], "\(folded)")
+            #expect(folded.first?.previousValue?.bool == false, "\(folded)")
+            #expect(folded.last?.previous == "landscape-right", "\(folded)")
             #expect(folded.first?.state?["interface"]?.string == "landscape-left", "\(folded)")
             #expect(folded.first?.state?["tablet_mode"]?.bool == true, "\(folded)")
             DaemonContract.expectTransform(folded.first?.state)
@@ -141,8 +142,9 @@ extension EmulatedDeviceTests {
             try tabletSwitch.set(tablet: false, on: setup.testbed)
             let unfolded = try await setup.client.nextChange(timeout: .seconds(10), "the change to laptop mode")
             all += unfolded
-            #expect(unfolded.map(\.event) == ["interface"], "\(unfolded)")
-            #expect(unfolded.first?.previous == "portrait", "\(unfolded)")
+            #expect(unfolded.map(\.event) == ["tablet-mode", "interface"], "\(unfolded)")
+            #expect(unfolded.first?.previousValue?.bool == true, "\(unfolded)")
+            #expect(unfolded.last?.previous == "portrait", "\(unfolded)")
             #expect(unfolded.first?.state?["interface"]?.string == "landscape-right", "\(unfolded)")
             #expect(unfolded.first?.state?["device"]?.string == "portrait", "\(unfolded)")
             #expect(unfolded.first?.state?["tablet_mode"]?.bool == false, "\(unfolded)")
@@ -188,7 +190,7 @@ extension EmulatedDeviceTests {
 
             try tabletSwitch.dropEvents(on: setup.testbed)
             let resynchronised = try await setup.client.nextChange(timeout: .seconds(10), "the kernel's tablet mode")
-            #expect(resynchronised.map(\.event) == ["interface"], "\(resynchronised)")
+            #expect(resynchronised.map(\.event) == ["tablet-mode", "interface"], "\(resynchronised)")
             #expect(resynchronised.first?.state?["interface"]?.string == "portrait", "\(resynchronised)")
             #expect(resynchronised.first?.state?["tablet_mode"]?.bool == true, "\(resynchronised)")
         }
@@ -211,7 +213,10 @@ extension EmulatedDeviceTests {
                 (state?["seq"]?.integer ?? 0) > before,
                 "a switch change is a state change: \(String(describing: state))"
             )
-            #expect(try await setup.pendingEvents().isEmpty, "a change of the switch alone sends no event")
+            let events = try await setup.pendingEvents()
+            #expect(events.map(\.event) == ["tablet-mode"], "the switch changed, the interface did not: \(events)")
+            #expect(events.first?.previousValue?.bool == false, "\(events)")
+            #expect(events.first?.seq == state?["seq"]?.integer, "\(events)")
         }
 
         @Test func withoutASwitchTabletModeRotatesAsAlwaysAndFollowsHotplug() async throws {
@@ -233,14 +238,16 @@ extension EmulatedDeviceTests {
                 timeout: .seconds(10),
                 "the change when the switch appears"
             )
-            #expect(appeared.map(\.event) == ["interface"], "\(appeared)")
+            #expect(appeared.map(\.event) == ["tablet-mode", "interface"], "\(appeared)")
+            #expect(appeared.first?.previousValue?.isNull == true, "no switch before: \(appeared)")
             #expect(appeared.first?.state?["interface"]?.string == "landscape-right", "\(appeared)")
             #expect(appeared.first?.state?["tablet_mode"]?.bool == false, "\(appeared)")
 
             // It goes: tablet mode is unknown again, and the interface follows the device.
             try setup.testbed.removeDevice(tabletSwitch.syspath, announce: true)
             let gone = try await setup.client.nextChange(timeout: .seconds(10), "the change when the switch goes")
-            #expect(gone.map(\.event) == ["interface"], "\(gone)")
+            #expect(gone.map(\.event) == ["tablet-mode", "interface"], "\(gone)")
+            #expect(gone.first?.previousValue?.bool == false, "\(gone)")
             #expect(gone.first?.state?["interface"]?.string == "portrait", "\(gone)")
             #expect(gone.first?.state?["tablet_mode"]?.isNull == true, "\(gone)")
         }
@@ -270,7 +277,7 @@ extension EmulatedDeviceTests {
 
             try first.set(tablet: false, on: setup.testbed)
             let unfolded = try await setup.client.nextChange(timeout: .seconds(10), "laptop mode from both switches")
-            #expect(unfolded.map(\.event) == ["interface"], "\(unfolded)")
+            #expect(unfolded.map(\.event) == ["tablet-mode", "interface"], "\(unfolded)")
             #expect(unfolded.first?.state?["interface"]?.string == "landscape-right", "\(unfolded)")
             #expect(unfolded.first?.state?["tablet_mode"]?.bool == false, "\(unfolded)")
         }

@@ -42,19 +42,19 @@ extension PersistedState {
         } catch let error as DecodingError {
             throw PersistedStateFormatError(error)
         } catch {
-            throw PersistedStateFormatError(reason: "not readable as JSON (\(error))")
+            throw .unreadable(error)
         }
         guard let names = file.lock else {
             self.init(lock: nil)
             return
         }
         guard !names.isEmpty else {
-            throw PersistedStateFormatError(reason: "the lock is an empty list; unlocked is written as null")
+            throw .emptyLock
         }
         var mask: InterfaceOrientationMask = []
         for name in names {
             guard let orientation = InterfaceOrientation(wireName: name), orientation != .unknown else {
-                throw PersistedStateFormatError(reason: "unknown orientation '\(name)' in the lock")
+                throw .unknownOrientation(name)
             }
             mask.insert(InterfaceOrientationMask(orientation))
         }
@@ -63,37 +63,76 @@ extension PersistedState {
 }
 
 /// Why the bytes of a state file are not a state.
-struct PersistedStateFormatError: Error, CustomStringConvertible {
-    /// What is wrong, in words, for the log.
-    var reason: String
-
-    init(reason: String) {
-        self.reason = reason
+struct PersistedStateFormatError: Error, Hashable, CustomStringConvertible {
+    private enum Code: Hashable {
+        case notJSON
+        case notAnObject
+        case unreadable(String)
+        case missingKey(String)
+        case malformed(path: String)
+        case wrongType(path: String)
+        case null(path: String)
+        case unsupportedVersion(Int)
+        case emptyLock
+        case unknownOrientation(String)
     }
 
+    private let code: Code
+
+    private init(_ code: Code) {
+        self.code = code
+    }
+
+    /// JSON could not read the bytes for a reason its errors do not name.
+    static func unreadable(_ error: any Error) -> Self { Self(.unreadable("\(error)")) }
+    /// A version this daemon does not read.
+    static func unsupportedVersion(_ version: Int) -> Self { Self(.unsupportedVersion(version)) }
+    /// `"lock": []`: unlocked is written as null.
+    static let emptyLock = Self(.emptyLock)
+    /// A name in the lock that is no interface orientation.
+    static func unknownOrientation(_ name: String) -> Self { Self(.unknownOrientation(name)) }
+
+    /// What JSON decoding found wrong.
     init(_ error: DecodingError) {
         func path(_ context: DecodingError.Context) -> String {
             context.codingPath.map(\.stringValue).joined(separator: ".")
         }
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            reason = "not valid JSON"
+            code = .notJSON
         case .dataCorrupted(let context):
-            reason = "'\(path(context))' is malformed"
+            code = .malformed(path: path(context))
         case .keyNotFound(let key, _):
-            reason = "no '\(key.stringValue)' key"
+            code = .missingKey(key.stringValue)
         case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-            reason = "not a JSON object"
+            code = .notAnObject
         case .typeMismatch(_, let context):
-            reason = "'\(path(context))' has the wrong type"
+            code = .wrongType(path: path(context))
         case .valueNotFound(_, let context):
-            reason = "'\(path(context))' is null"
+            code = .null(path: path(context))
         @unknown default:
-            reason = "not a state file (\(error))"
+            code = .unreadable("\(error)")
         }
     }
 
-    var description: String { reason }
+    /// What is wrong, in words, for the log.
+    var reason: String { description }
+
+    var description: String {
+        switch code {
+        case .notJSON: "not valid JSON"
+        case .notAnObject: "not a JSON object"
+        case .unreadable(let detail): "not readable as JSON (\(detail))"
+        case .missingKey(let key): "no '\(key)' key"
+        case .malformed(let path): "'\(path)' is malformed"
+        case .wrongType(let path): "'\(path)' has the wrong type"
+        case .null(let path): "'\(path)' is null"
+        case .unsupportedVersion(let version):
+            "unsupported version \(version); this daemon reads version \(PersistedState.formatVersion)"
+        case .emptyLock: "the lock is an empty list; unlocked is written as null"
+        case .unknownOrientation(let name): "unknown orientation '\(name)' in the lock"
+        }
+    }
 }
 
 /// The file as JSON sees it, before the names are checked.
@@ -110,9 +149,7 @@ private struct StateFile: Decodable {
         // The version first: a later format may give `lock` another shape, and that must read as "wrong version".
         let version = try container.decode(Int.self, forKey: .version)
         guard version == PersistedState.formatVersion else {
-            throw PersistedStateFormatError(
-                reason: "unsupported version \(version); this daemon reads version \(PersistedState.formatVersion)"
-            )
+            throw PersistedStateFormatError.unsupportedVersion(version)
         }
         // `decode` of an optional requires the key: a file without `lock` was not written by the daemon.
         lock = try container.decode([String]?.self, forKey: .lock)

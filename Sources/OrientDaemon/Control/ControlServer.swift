@@ -7,11 +7,12 @@ import OrientationCore
 import Glibc
 #endif
 
-/// The control socket: accepts connections, hands their requests to the engine, and sends events
+/// The control socket: accepts connections, hands their requests to ``ControlRequests``, and sends events
 /// to the generating connections. One IO source for the listener, one per connection.
 final class ControlServer {
     private let loop: EventLoop
     private let engine: Engine
+    private let requests: ControlRequests
     private let logger: Logger
     private let listener: Int32
     /// The socket file to remove at shutdown: only one the daemon made, never an inherited one.
@@ -30,10 +31,12 @@ final class ControlServer {
         settings: DaemonSettings,
         loop: EventLoop,
         engine: Engine,
+        requests: ControlRequests,
         logger: Logger
     ) throws(EventLoopError) {
         self.loop = loop
         self.engine = engine
+        self.requests = requests
         self.logger = logger
         self.listener = listener
         self.ownedPath = ownedPath
@@ -69,7 +72,7 @@ final class ControlServer {
                 guard let accepted = try SocketCalls.acceptConnection(listener) else { return }
                 fd = accepted
             } catch {
-                logger.error("cannot accept a connection: \(error)")
+                logger.error("cannot accept a connection", metadata: ["error": "\(error)"])
                 return
             }
             let id = engine.newClientID()
@@ -77,12 +80,12 @@ final class ControlServer {
             do {
                 client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit)
             } catch {
-                logger.error("cannot watch a connection: \(error)")
+                logger.error("cannot watch a connection", metadata: ["error": "\(error)"])
                 close(fd)
                 continue
             }
             guard clients.count < maxClients else {
-                logger.warning("connection refused: MaxClients=\(maxClients) reached")
+                logger.warning("connection refused: MaxClients= reached", metadata: ["max_clients": "\(maxClients)"])
                 client.sendAndClose(
                     MessageEncoder.error(
                         id: nil,
@@ -108,16 +111,18 @@ final class ControlServer {
         case .failure(let id, let error):
             client.send(MessageEncoder.error(id: id, error))
         case .request(let request):
-            client.send(engine.handle(request, from: client.id, peer: client.peer))
-            engine.flush()
+            requests.respond(to: request, from: client.id, peer: client.peer) { reply in client.send(reply) }
         }
     }
 
     private func closed(_ client: ClientConnection, reason: String) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
-        logger.debug("connection closed: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
+        logger.debug("connection closed", metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"])
         if client.droppedForNotReading {
-            logger.warning("dropped a connection: \(reason)", metadata: ["client": "\(client.id.rawValue)"])
+            logger.warning(
+                "dropped a connection",
+                metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"]
+            )
         }
         engine.clientClosed(client.id)
     }

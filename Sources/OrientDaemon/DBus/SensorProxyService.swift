@@ -46,8 +46,8 @@ final class SensorProxyService {
             try connection.requestName(Self.busName)
             owned = true
             logger.info(
-                "serving \(Self.busName) on the system bus",
-                metadata: ["unique-name": "\(connection.uniqueName ?? "?")"]
+                "serving the iio-sensor-proxy API on the system bus",
+                metadata: ["name": "\(Self.busName)", "unique-name": "\(connection.uniqueName ?? "?")"]
             )
         } catch {
             fail(Self.explain(error))
@@ -82,7 +82,7 @@ final class SensorProxyService {
         do {
             try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
         } catch {
-            logger.warning("PropertiesChanged not sent: \(error)")
+            logger.warning("PropertiesChanged not sent", metadata: ["error": "\(error)"])
         }
     }
 
@@ -203,7 +203,10 @@ final class SensorProxyService {
                 [unowned self] name in self.release(name, reason: "left the bus")
             }
         } catch {
-            logger.error("cannot follow the bus client \(sender): its claim is refused: \(error)")
+            logger.error(
+                "cannot follow a bus client: its claim is refused",
+                metadata: ["bus-client": "\(sender)", "error": "\(error)"]
+            )
             return error.errorNumber > 0 ? error.errorNumber : EIO
         }
         claims[sender] = claim
@@ -220,7 +223,7 @@ final class SensorProxyService {
 
     private func release(_ name: String, reason: String) {
         guard let claim = claims.removeValue(forKey: name) else { return }
-        logger.info("accelerometer released on the bus: \(reason)", metadata: ["bus-client": "\(name)"])
+        logger.info("accelerometer released on the bus", metadata: ["bus-client": "\(name)", "reason": "\(reason)"])
         engine.clientClosed(claim.id)
     }
 
@@ -236,7 +239,7 @@ final class SensorProxyService {
     private func fail(_ message: String) {
         owned = false
         problem = message
-        logger.error("\(message)")
+        logger.error("the D-Bus service is off", metadata: ["problem": "\(message)"])
     }
 
     /// What went wrong and what to do, for the log and `status`.

@@ -1,0 +1,47 @@
+import EventLoop
+import IIOSensor
+import OrientProtocol
+import OrientationCore
+import TabletMode
+
+extension Daemon: StatusSource {
+    /// The `status` result, from the parts that own what it reports: the engine's state and generation counts,
+    /// the sensor, the settings in force, the control server's connections, the tablet-mode switches and the
+    /// D-Bus service.
+    func statusReport() -> StatusReport {
+        let accelerometer = sensor.accelerometer
+        let calibration = accelerometer?.calibration
+        let report = StatusReport.Sensor(
+            status: engine.sensorState,
+            device: accelerometer?.id,
+            driver: accelerometer?.name,
+            mode: sensor.mode?.rawValue,
+            fellBack: sensor.fellBack,
+            rate: settings.sensor.rate,
+            scale: calibration.map { [$0.scale.x, $0.scale.y, $0.scale.z] },
+            offset: calibration.map { [$0.offset.x, $0.offset.y, $0.offset.z] },
+            matrix: calibration.map { "\($0.matrix)" },
+            matrixSource: accelerometer?.matrixSource,
+            location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
+            samplesRead: sensor.samplesRead,
+            lastError: sensor.lastError
+        )
+        return StatusReport(
+            version: OrientdVersion.current,
+            uptime: max(0, loop.now - startTime),
+            sensor: report,
+            clients: server?.clientCount ?? 0,
+            generatingConnections: engine.generatingConnections,
+            generationTotal: engine.generationTotal,
+            state: engine.state,
+            tabletMode: StatusReport.TabletMode(
+                autoRotate: settings.autoRotate.rawValue,
+                followsDevice: engine.followsDevice,
+                switches: tabletModeMonitor?.switches.map {
+                    StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
+                } ?? []
+            ),
+            bus: sensorProxy?.statusReport
+        )
+    }
+}

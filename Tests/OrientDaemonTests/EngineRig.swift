@@ -1,0 +1,159 @@
+import Logging
+import OrientProtocol
+import OrientationCore
+import Testing
+
+@testable import IIOSensor
+@testable import OrientDaemon
+
+/// The sensor as the engine sees it, for unit tests of the engine: it starts and stops at once, as
+/// ``AccelerometerSensor`` does, and reports its status changes the way the daemon wires them.
+final class FakeSensor: EngineSensor {
+    private(set) var status = AccelerometerSensor.Status.stopped
+    /// The accelerometer found; nil: the machine has none (starting makes the sensor `absent`).
+    var accelerometer: Accelerometer?
+    private(set) var starts = 0
+    private(set) var stops = 0
+    /// The daemon's wiring: the status change goes to the engine.
+    var onStatusChange: (AccelerometerSensor.Status) -> Void = { _ in }
+
+    /// A display accelerometer with the identity matrix.
+    static let displayAccelerometer = Accelerometer(
+        id: "iio:device0",
+        name: "accel_3d",
+        label: nil,
+        syspath: nil,
+        location: .display,
+        locationSource: "default",
+        calibration: Calibration(scale: Vector3(x: 1, y: 1, z: 1)),
+        matrixSource: "identity",
+        scaleSource: "none",
+        canBuffer: true,
+        triggerName: nil,
+        samplingFrequency: nil,
+        availableFrequencies: [],
+        hasTimestamp: false,
+        warnings: []
+    )
+
+    init(accelerometer: Accelerometer? = FakeSensor.displayAccelerometer) {
+        self.accelerometer = accelerometer
+    }
+
+    func start() {
+        guard status == .stopped else { return }
+        starts += 1
+        report(accelerometer == nil ? .absent : .active)
+    }
+
+    func stop() {
+        stops += 1
+        report(.stopped)
+    }
+
+    /// The status becomes `new` (a device removed: `.absent`; a failed capture: `.failed`).
+    func report(_ new: AccelerometerSensor.Status) {
+        guard new != status else { return }
+        status = new
+        onStatusChange(new)
+    }
+}
+
+/// An engine with a fake sensor, a real state store in a temporary directory, and the events it broadcasts.
+final class EngineRig {
+    let engine: Engine
+    let sensor: FakeSensor
+    let requests: ControlRequests
+    /// Every event broadcast, in order.
+    private(set) var events: [OrientationEvent] = []
+    /// Called with each event as it is broadcast (before the next one).
+    var onEvent: (OrientationEvent) -> Void = { _ in }
+    private var time = 0.0
+    static let root = PeerCredentials(processID: 1, userID: 0, groupID: 0)
+    static let nobody = PeerCredentials(processID: 2, userID: 65534, groupID: 65534)
+
+    init(
+        settings: DaemonSettings = DaemonSettings(),
+        stateDirectory: String,
+        sensor: FakeSensor = FakeSensor(),
+        log: RecordingLog = RecordingLog()
+    ) throws {
+        engine = try Engine(
+            settings: settings,
+            store: StateStore(directory: stateDirectory, logger: log.logger),
+            logger: log.logger
+        )
+        self.sensor = sensor
+        engine.sensor = sensor
+        sensor.onStatusChange = { [unowned engine] status in engine.sensorStatusChanged(to: status) }
+        engine.sensorDiscoveryChanged()
+        requests = ControlRequests(
+            engine: engine,
+            authorizer: Authorizer(group: nil, seatUsers: false, logger: log.logger),
+            logger: log.logger
+        )
+        // As the control server: only generating connections receive events.
+        engine.broadcast = { [unowned self] line in
+            guard engine.generationTotal > 0 else { return }
+            guard case .event(let event) = try? ServerMessage.decode(line) else {
+                Issue.record("not an event: \(String(decoding: line, as: UTF8.self))")
+                return
+            }
+            events.append(event)
+            onEvent(event)
+        }
+    }
+
+    /// The events broadcast since the last call.
+    func takeEvents() -> [OrientationEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Sends a request line from `client` (root unless `peer` says otherwise); the reply line, and the events
+    /// broadcast after it (those from before are dropped).
+    @discardableResult
+    func request(
+        _ json: String,
+        from client: ClientID,
+        peer: PeerCredentials? = EngineRig.root
+    ) -> (reply: String, events: [OrientationEvent]) {
+        guard case .request(let request) = RequestDecoder.decode(Array(json.utf8)) else {
+            Issue.record("not a request: \(json)")
+            return ("", [])
+        }
+        var reply: [UInt8] = []
+        let before = events.count
+        var eventsBeforeReply = 0
+        requests.respond(to: request, from: client, peer: peer) { line in
+            reply = line
+            eventsBeforeReply = events.count - before
+        }
+        #expect(eventsBeforeReply == 0, "no event goes out before the reply")
+        let caused = Array(events[before...])
+        events.removeAll()
+        return (String(decoding: reply, as: UTF8.self), caused)
+    }
+
+    /// `client` begins, the device is held upright (landscape-right), and the events so far are dropped.
+    func beginUpright(_ client: ClientID) {
+        request(#"{"id":0,"method":"begin"}"#, from: client)
+        hold(Self.upright)
+        events.removeAll()
+    }
+
+    /// Holds the device still with gravity along `direction` (unit vector, m/s² scaled) for `seconds` at 50 Hz.
+    func hold(_ direction: Vector3, for seconds: Double = 2) {
+        for _ in 0..<Int(seconds * 50) {
+            time += 0.02
+            engine.handle(
+                Sample(time: time, x: direction.x * 9.81, y: direction.y * 9.81, z: direction.z * 9.81)
+            )
+        }
+    }
+
+    /// Upright in its natural position (landscape: gravity down the panel's y axis).
+    static let upright = Vector3(x: 0, y: -1, z: 0)
+    /// Turned a quarter clockwise, the left side up.
+    static let leftUp = Vector3(x: 1, y: 0, z: 0)
+}
