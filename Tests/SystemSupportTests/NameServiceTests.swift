@@ -1,0 +1,19 @@
+import SystemSupport
+import Testing
+
+@Suite struct NameServiceTests {
+    /// Every Linux system has root, user 0 in group 0.
+    @Test func findsRoot() throws {
+        let root = try #require(try NameService.user(id: 0))
+        #expect(root.name == "root")
+        #expect(root.groupID == 0)
+        #expect(NameService.groupIDs(of: root).contains(0))
+        #expect(try NameService.group(named: "root")?.groupID == 0)
+    }
+
+    /// A name or ID that is not there is nil, not an error.
+    @Test func findsNothingForWhatIsNotThere() throws {
+        #expect(try NameService.group(named: "no-such-group-orientd-test") == nil)
+        #expect(try NameService.user(id: 4_000_000_123) == nil)
+    }
+}
