@@ -1,9 +1,48 @@
 import CUdev
 package import EventLoop
+import SystemSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
+/// What udev says happened to a device (its `ACTION`), parsed once from udev's string.
+package enum HotplugAction: Sendable, Hashable {
+    /// The device appeared.
+    case add
+    /// The device went away.
+    case remove
+    /// Its properties or attributes changed.
+    case change
+    /// A driver was bound to it: its attributes and node may only now be there.
+    case bind
+    /// Its driver was unbound.
+    case unbind
+    /// Anything else (`move`, `online`, `offline`), kept as udev wrote it.
+    case other(String)
+
+    /// The action udev names `text`.
+    package init(_ text: String) {
+        switch text {
+        case "add": self = .add
+        case "remove": self = .remove
+        case "change": self = .change
+        case "bind": self = .bind
+        case "unbind": self = .unbind
+        default: self = .other(text)
+        }
+    }
+}
+
+extension HotplugAction: CustomStringConvertible {
+    /// The action as udev writes it.
+    package var description: String {
+        switch self {
+        case .add: "add"
+        case .remove: "remove"
+        case .change: "change"
+        case .bind: "bind"
+        case .unbind: "unbind"
+        case .other(let text): text
+        }
+    }
+}
 
 /// Watches udev for the devices of one subsystem coming and going (IIO for the accelerometer, input for
 /// the tablet-mode switch); its fd is a source of the loop.
@@ -11,33 +50,25 @@ package final class HotplugMonitor {
     private let udev: Udev
     private let monitor: OpaquePointer
     private var source: IOSource?
-    private let handler: (_ action: String, _ sysname: String) -> Void
+    private let handler: (_ action: HotplugAction, _ sysname: String) -> Void
 
     /// Starts listening to udev's events of `subsystem`.
-    /// - Throws: ``SensorError`` naming the libudev call that failed.
+    /// - Throws: ``UdevError`` naming the libudev or sd-event call that failed.
     package init(
         loop: EventLoop,
-        subsystem: String = "iio",
-        handler: @escaping (_ action: String, _ sysname: String) -> Void
-    ) throws(SensorError) {
+        subsystem: String,
+        handler: @escaping (_ action: HotplugAction, _ sysname: String) -> Void
+    ) throws(UdevError) {
         udev = try Udev()
-        guard let monitor = udev_monitor_new_from_netlink(udev.pointer, "udev") else {
-            throw SensorError.call("udev_monitor_new_from_netlink", errorNumber: errno)
-        }
+        let monitor = try udev.makeMonitor(subsystem: subsystem)
         self.monitor = monitor
         self.handler = handler
-        var result = udev_monitor_filter_add_match_subsystem_devtype(monitor, subsystem, nil)
-        if result >= 0 { result = udev_monitor_enable_receiving(monitor) }
-        guard result >= 0 else {
-            udev_monitor_unref(monitor)
-            throw SensorError.call("udev_monitor_enable_receiving", errorNumber: result)
-        }
         let fd = udev_monitor_get_fd(monitor)
         do {
             source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in self.receive() }
         } catch {
             udev_monitor_unref(monitor)
-            throw SensorError.call("sd_event_add_io", errorNumber: error.errorNumber)
+            throw UdevError(operation: "sd_event_add_io", errno: error.errno)
         }
     }
 
@@ -53,6 +84,6 @@ package final class HotplugMonitor {
         let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
         let sysname = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
         udev_device_unref(device)
-        handler(action, sysname)
+        handler(HotplugAction(action), sysname)
     }
 }
