@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// An event of PROTOCOL.md: `{"event": "device", "previous": "portrait", "state": {…}}`.
 public struct OrientationEvent: Sendable, Hashable, Codable {
