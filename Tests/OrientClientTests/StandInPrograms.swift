@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 
 /// Stand-ins for `swaymsg`, `hyprctl`, `xrandr` and `xinput`: small shell scripts in a folder put first on
 /// `PATH`, each appending its arguments to one record (a line per run, arguments separated by tabs) and
@@ -77,14 +78,12 @@ struct StandInPrograms {
     /// open for writing for its whole life, and running the script would fail with ETXTBSY.
     private static func writeProgram(_ text: String, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(Errno.current)") }
         defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            guard written > 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            offset += written
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(text)
+        } catch {
+            throw PeerError("cannot write \(path): \(error)")
         }
     }
 
@@ -92,7 +91,7 @@ struct StandInPrograms {
     func setFailing(_ failing: Bool) throws {
         let path = folder + "/fail"
         if failing {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         } else {
             try FileManager.default.removeItem(atPath: path)
         }
