@@ -59,8 +59,6 @@ public struct Errno: Error, RawRepresentable, Sendable, Hashable, CustomStringCo
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     /// `EINVAL`.
     public static let invalidArgument = Errno(rawValue: EINVAL)
-    /// `ERANGE`: a result did not fit the buffer given.
-    public static let resultOutOfRange = Errno(rawValue: ERANGE)
     /// `ENAMETOOLONG`.
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 }

@@ -25,8 +25,13 @@ public enum NameService {
     /// The group called `name` (`getgrnam_r`); nil when there is none.
     /// - Throws: the error the lookup reported (a database that cannot be read, `EIO`, `ENOMEM`).
     public static func group(named name: String) throws(Errno) -> Group? {
+        try group(named: name, bufferSize: defaultBufferSize)
+    }
+
+    /// ``group(named:)`` starting with a buffer of `bufferSize` bytes.
+    static func group(named name: String, bufferSize: Int) throws(Errno) -> Group? {
         var entry = Glibc.group()
-        return try lookUp { buffer, size, result in
+        return try lookUp(bufferSize: bufferSize) { buffer, size, result in
             var found: UnsafeMutablePointer<Glibc.group>?
             let status = getgrnam_r(name, &entry, buffer, size, &found)
             result = found.map { Group(name: name, groupID: $0.pointee.gr_gid) }
@@ -37,8 +42,13 @@ public enum NameService {
     /// The user with ID `userID` (`getpwuid_r`); nil when there is none.
     /// - Throws: the error the lookup reported.
     public static func user(id userID: UInt32) throws(Errno) -> User? {
+        try user(id: userID, bufferSize: defaultBufferSize)
+    }
+
+    /// ``user(id:)`` starting with a buffer of `bufferSize` bytes.
+    static func user(id userID: UInt32, bufferSize: Int) throws(Errno) -> User? {
         var entry = passwd()
-        return try lookUp { buffer, size, result in
+        return try lookUp(bufferSize: bufferSize) { buffer, size, result in
             var found: UnsafeMutablePointer<passwd>?
             let status = getpwuid_r(userID, &entry, buffer, size, &found)
             if let found, let name = found.pointee.pw_name {
@@ -60,12 +70,16 @@ public enum NameService {
         return Array(groups.prefix(Int(count)))
     }
 
+    /// The buffer a lookup starts with: enough for nearly every entry.
+    private static let defaultBufferSize = 1024
+
     /// Runs a `get…_r` call with a buffer that doubles while the call reports `ERANGE` (an entry larger than the
     /// buffer, such as a group with many members) and that is retried on `EINTR`.
     private static func lookUp<Entry>(
+        bufferSize: Int,
         _ call: (UnsafeMutablePointer<CChar>, Int, inout Entry?) -> Int32
     ) throws(Errno) -> Entry? {
-        var size = 1024
+        var size = max(1, bufferSize)
         while true {
             var entry: Entry?
             let status = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer in

@@ -100,7 +100,8 @@ package struct UdevDevice: Sendable, Hashable {
     fileprivate init?(_ device: OpaquePointer, subsystem: String, parentAttributes names: [String]) {
         guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }) else { return nil }
         self.sysname = sysname
-        syspath = udev_device_get_syspath(device).map { String(cString: $0) } ?? "/sys/class/\(subsystem)/\(sysname)"
+        syspath =
+            udev_device_get_syspath(device).map { String(cString: $0) } ?? "/sys/bus/\(subsystem)/devices/\(sysname)"
         devnode = udev_device_get_devnode(device).map { String(cString: $0) }
         properties = [:]
         var entry = udev_device_get_properties_list_entry(device)
