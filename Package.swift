@@ -28,13 +28,18 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
+        // The C-facing pieces every target shares: Errno, FileDescriptor's writeAll, UnixSocketAddress, NameService.
+        // Glibc only.
+        .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
-        .target(name: "EventLoop", dependencies: ["CSystemd"]),
+        .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
+        // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
+        .target(name: "UdevSupport", dependencies: ["CUdev", "EventLoop", "SystemSupport"]),
         // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug.
         .target(
             name: "IIOSensor",
             dependencies: [
-                "OrientationCore", "CLibIIO", "CUdev", "EventLoop",
+                "OrientationCore", "CLibIIO", "UdevSupport", "EventLoop", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -42,7 +47,7 @@ let package = Package(
         .target(
             name: "TabletMode",
             dependencies: [
-                "CEvdev", "CUdev", "EventLoop", "IIOSensor",
+                "CEvdev", "UdevSupport", "EventLoop", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -53,44 +58,52 @@ let package = Package(
             name: "OrientDaemon",
             dependencies: [
                 "OrientationCore", "OrientProtocol", "IIOSensor", "TabletMode", "EventLoop", "CSystemd",
+                "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // An async Swift client for apps, over a plain socket.
-        .target(name: "OrientClient", dependencies: ["OrientProtocol", "OrientationCore"]),
+        .target(name: "OrientClient", dependencies: ["OrientProtocol", "OrientationCore", "SystemSupport"]),
         .executableTarget(
             name: "orientctl",
             dependencies: [
-                "OrientClient", "OrientProtocol", "OrientationCore",
+                "OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
-        .testTarget(name: "TabletModeTests", dependencies: ["TabletMode"]),
+        .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
         .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
         .testTarget(
             name: "OrientDaemonTests",
-            dependencies: ["OrientDaemon", "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop"]
+            dependencies: [
+                "OrientDaemon", "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop", "SystemSupport",
+            ]
         ),
-        .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),
+        .testTarget(
+            name: "OrientClientTests",
+            dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport"]
+        ),
         // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
         .testTarget(
             name: "SensorEndToEndTests",
             dependencies: [
                 "orientd", "orientctl", "CUmockdev", "CSystemd", "OrientationCore", "OrientClient", "OrientProtocol",
+                "SystemSupport",
             ]
         ),
-        .testTarget(name: "orientdTests", dependencies: ["orientd"]),
+        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [

@@ -1,4 +1,5 @@
 import Glibc
+public import SystemSupport
 
 /// A failed sd-event call: the C function, what it was about, and the errno it reported.
 public struct EventLoopError: Error, Sendable, CustomStringConvertible {
@@ -6,22 +7,22 @@ public struct EventLoopError: Error, Sendable, CustomStringConvertible {
     public let operation: String
     /// What the call was about, such as `fd 7`; empty when the operation says it all.
     public let subject: String
-    /// The errno value that the call returned (negated, as sd-event returns `-errno`).
-    public let errorNumber: Int32
+    /// The errno value that the call returned (sd-event returns `-errno`).
+    public let errno: Errno
     /// A hint about the likely cause, for errors whose errno alone misleads.
     private let hint: String?
 
-    init(operation: String, subject: String, errorNumber: Int32, hint: String? = nil) {
+    init(operation: String, subject: String, errno: Errno, hint: String? = nil) {
         self.operation = operation
         self.subject = subject
-        self.errorNumber = errorNumber
+        self.errno = errno
         self.hint = hint
     }
 
     /// The failure as one line, such as `sd_event_add_io(fd 7): Bad file descriptor`.
     public var description: String {
         let call = subject.isEmpty ? operation : "\(operation)(\(subject))"
-        let message = "\(call): \(String(cString: strerror(errorNumber)))"
+        let message = "\(call): \(errno)"
         guard let hint else { return message }
         return "\(message) (\(hint))"
     }
@@ -36,10 +37,11 @@ extension EventLoopError {
         _ result: Int32,
         _ operation: String,
         _ subject: @autoclosure () -> String = "",
-        hint: (Int32) -> String? = { _ in nil }
+        hint: (Errno) -> String? = { _ in nil }
     ) throws(EventLoopError) -> Int32 {
         guard result < 0 else { return result }
-        throw EventLoopError(operation: operation, subject: subject(), errorNumber: -result, hint: hint(-result))
+        let errno = Errno(result)
+        throw EventLoopError(operation: operation, subject: subject(), errno: errno, hint: hint(errno))
     }
 
     /// Stops the process when a call that cannot fail in a correct program fails; a finished loop is not a failure.
@@ -49,6 +51,6 @@ extension EventLoopError {
     /// nothing left to dispatch, so the change is moot and ignored.
     static func require(_ result: Int32, _ operation: String) {
         guard result < 0, result != -ESTALE else { return }
-        preconditionFailure(EventLoopError(operation: operation, subject: "", errorNumber: -result).description)
+        preconditionFailure(EventLoopError(operation: operation, subject: "", errno: Errno(result)).description)
     }
 }

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import SystemSupport
 
 /// A blocked signal delivered through the loop: owns its `sd_event_source`, and delivery stops when it is released.
 ///
@@ -23,8 +24,8 @@ public final class SignalSource {
             },
             nil
         )
-        try EventLoopError.check(result, "sd_event_add_signal", "signal \(signal)") { errorNumber in
-            switch errorNumber {
+        try EventLoopError.check(result, "sd_event_add_signal", "signal \(signal)") { errno in
+            switch errno.rawValue {
             case EBUSY:
                 "the signal must be blocked with pthread_sigmask first, and a loop takes one source per signal"
             case EINVAL:

@@ -1,4 +1,4 @@
-public import OrientationCore
+import OrientationCore
 
 /// Where an accelerometer sits: in the lid (display) or in the base (keyboard).
 public enum SensorLocation: String, Sendable, Hashable {

@@ -1,4 +1,5 @@
 public import OrientationCore
+import UdevSupport
 
 /// Finds the accelerometers of an IIO context and chooses the display one (ORIENTATION.md:
 /// location and mount-matrix precedence).
@@ -90,7 +91,7 @@ public struct AccelerometerDiscovery: Sendable {
         udev: Udev?,
         mountMatrix configured: MountMatrix?
     ) -> Accelerometer {
-        let record = udev?.iioDevice(device.id)
+        let record = udev?.device(subsystem: "iio", sysname: device.id)
         let properties = record?.properties ?? [:]
         var warnings: [String] = []
 

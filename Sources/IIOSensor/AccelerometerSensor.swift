@@ -1,6 +1,7 @@
 public import EventLoop
 public import Logging
 public import OrientationCore
+import UdevSupport
 
 /// The display accelerometer as a set of sources on the event loop, started and stopped on demand.
 ///
@@ -11,12 +12,13 @@ public import OrientationCore
 /// is picked up again while it is wanted.
 ///
 /// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for
-/// that at a low rate: a buffer that delivered and then stays silent for `pollFallback` seconds,
-/// two consecutive samples more than ``clockJump`` seconds apart, or a suspend (CLOCK_BOOTTIME
-/// running ahead of CLOCK_MONOTONIC by more than that) makes it re-validate the sensor: the buffer
-/// is disabled and enabled again, and if it then stays silent for `pollFallback` seconds, the
-/// sensor is polled instead. Readings of 0 on every axis and clipped readings (an axis at the limit
-/// of its range) never reach the sink; they count as silence, and a run of them is logged once.
+/// that at a low rate (``BufferWatch``): a buffer that delivered and then stays silent for
+/// `pollFallback` seconds, two consecutive samples more than ``clockJump`` seconds apart, or a
+/// suspend (CLOCK_BOOTTIME running ahead of CLOCK_MONOTONIC by more than that) makes it re-validate
+/// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
+/// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
+/// readings (an axis at the limit of its range) never reach the sink; they count as silence, and a
+/// run of them is logged once.
 public final class AccelerometerSensor {
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     public enum Status: String, Sendable, Hashable {
@@ -33,7 +35,8 @@ public final class AccelerometerSensor {
     private enum State {
         case stopped
         case absent
-        case buffered(BufferedCapture, watch: TimerSource?)
+        /// Capturing through the buffer, looked at by a repeating timer and judged by the watch.
+        case buffered(BufferedCapture, looks: TimerSource?, watch: BufferWatch)
         case polled(PolledCapture)
         case failed(retry: TimerSource?)
     }
@@ -48,19 +51,6 @@ public final class AccelerometerSensor {
     private var consecutiveFailures = 0
     /// Samples handed to the sink since the process started (usable ones only).
     private var usableSamples = 0
-    /// `usableSamples` when the current capture started, and at the last look of the buffer watch.
-    private var usableAtCaptureStart = 0
-    private var usableAtLastLook = 0
-    /// Consecutive looks of the buffer watch that found no new usable sample.
-    private var silentLooks = 0
-    /// Whether the current buffer was enabled again by a re-validation.
-    private var revalidated = false
-    /// `usableSamples` at the last re-validation; nil before the first of this capture.
-    private var usableAtRevalidation: Int?
-    /// `bootTime - now` at the last look: it grows by the length of every suspend.
-    private var asleepOffset = 0.0
-    /// The time of the last sample, to see the clock jump between two; NaN after a (re)start.
-    private var lastSampleTime = Double.nan
     /// A re-validation asked for from inside the capture's callback, run at the next loop iteration.
     private var pendingRevalidation: TimerSource?
     /// The unusable readings (zero or saturated) since the last usable one: what, since when, whether logged.
@@ -97,7 +87,7 @@ public final class AccelerometerSensor {
         self.logger = logger
         self.sink = sink
         do {
-            monitor = try HotplugMonitor(loop: loop) { [unowned self] action, sysname in
+            monitor = try HotplugMonitor(loop: loop, subsystem: "iio") { [unowned self] action, sysname in
                 self.hotplug(action: action, sysname: sysname)
             }
         } catch {
@@ -199,9 +189,9 @@ public final class AccelerometerSensor {
         return startPolling(device, chosen)
     }
 
-    /// Captures through the buffer, watched by a timer at half of `PollFallbackSec=`; nil (and
-    /// `fellBack`) when the buffer cannot be set up.
-    private func startBuffered(_ device: IIODevice, _ chosen: Accelerometer) -> State? {
+    /// Captures through the buffer, looked at by a timer every half of `PollFallbackSec=`; nil (and
+    /// `fellBack`) when the buffer cannot be set up. `revalidation`: enabled again by a re-validation.
+    private func startBuffered(_ device: IIODevice, _ chosen: Accelerometer, revalidation: Bool = false) -> State? {
         do {
             let capture = try BufferedCapture(
                 device: device,
@@ -212,17 +202,22 @@ public final class AccelerometerSensor {
                 sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
                 failure: { [unowned self] error in self.captureFailed(error) }
             )
-            let watch = try? loop.addRepeatingTimer(interval: options.pollFallback / 2) { [unowned self] in
-                self.watchBuffer()
+            let looks = try? loop.addRepeatingTimer(interval: options.pollFallback / 2) { [unowned self] in
+                self.lookAtBuffer()
             }
+            let watch = BufferWatch(
+                settings: BufferWatch.Settings(
+                    clockJump: Self.clockJump,
+                    rate: options.rate,
+                    pollFallback: options.pollFallback
+                ),
+                usable: usableSamples,
+                asleepOffset: asleepOffset,
+                revalidation: revalidation ? usableSamples : nil
+            )
             mode = .buffer
-            usableAtCaptureStart = usableSamples
-            usableAtLastLook = usableSamples
-            silentLooks = 0
-            lastSampleTime = .nan
-            asleepOffset = loop.bootTime - loop.now
             logger.info("capturing through the buffer", metadata: metadata(chosen))
-            return .buffered(capture, watch: watch)
+            return .buffered(capture, looks: looks, watch: watch)
         } catch {
             logger.warning("buffered capture failed, polling instead: \(error)", metadata: metadata(chosen))
             fellBack = true
@@ -244,7 +239,6 @@ public final class AccelerometerSensor {
                 failure: { [unowned self] error in self.captureFailed(error) }
             )
             mode = .poll
-            lastSampleTime = .nan
             logger.info("polling the accelerometer", metadata: metadata(chosen))
             return .polled(capture)
         } catch {
@@ -259,16 +253,24 @@ public final class AccelerometerSensor {
         ]
     }
 
-    /// The hot path: counts, checks the gap to the previous sample (no clock read: the samples carry their
-    /// time), and hands usable samples on.
+    /// Time spent suspended so far (CLOCK_BOOTTIME − CLOCK_MONOTONIC, the loop's cached clocks): it grows by the
+    /// length of every suspend.
+    private var asleepOffset: Double { loop.bootTime - loop.now }
+
+    /// The hot path: counts, has the watch check the gap to the previous sample (no clock read: the samples carry
+    /// their time), and hands usable samples on.
     private func deliver(_ sample: Sample, _ quality: ReadingQuality) {
         samplesRead += 1
-        let gap = sample.time - lastSampleTime
-        lastSampleTime = sample.time
-        if gap.magnitude > Self.clockJump, pendingRevalidation == nil, case .buffered = state {
-            pendingRevalidation = try? loop.addTimer(at: loop.now) { [unowned self] in
-                self.pendingRevalidation = nil
-                self.revalidate("the clock jumped by \(Self.seconds(gap)) s between two samples (a suspend?)")
+        if case .buffered(let capture, let looks, var watch) = state {
+            let jump = watch.sample(at: sample.time)
+            state = .buffered(capture, looks: looks, watch: watch)
+            if let jump, pendingRevalidation == nil {
+                // Not from inside the capture's callback: at the next loop iteration.
+                pendingRevalidation = try? loop.addTimer(at: loop.now) { [unowned self] in
+                    self.pendingRevalidation = nil
+                    guard case .buffered(_, _, let watch) = self.state else { return }
+                    self.act(on: watch.revalidation(because: jump, usable: self.usableSamples))
+                }
             }
         }
         guard quality == .usable else {
@@ -311,78 +313,59 @@ public final class AccelerometerSensor {
         anomaly = nil
     }
 
-    /// The buffer watch, every `PollFallbackSec=` / 2 while capturing through the buffer: no syscall but the
-    /// loop's cached clocks. A suspend, or no usable sample for `PollFallbackSec=`, re-validates the sensor;
-    /// a buffer that never delivered (at the start, or after a re-validation) is replaced by polling.
-    private func watchBuffer() {
-        guard case .buffered = state, let accelerometer else { return }
-        let asleep = loop.bootTime - loop.now
-        let slept = asleep - asleepOffset
-        asleepOffset = asleep
-        if slept > Self.clockJump {
-            revalidate("the system was suspended for \(Self.seconds(slept)) s")
-            return
-        }
-        if usableSamples != usableAtLastLook {
-            usableAtLastLook = usableSamples
-            silentLooks = 0
-            return
-        }
-        silentLooks += 1
-        guard silentLooks >= 2 else { return }
-        if usableSamples != usableAtCaptureStart {
-            revalidate("the buffer delivered nothing usable for \(Self.seconds(options.pollFallback)) s")
-            return
-        }
-        logger.warning(
-            revalidated
-                ? "the buffer stayed silent for \(Self.seconds(options.pollFallback)) s after it was enabled again: polling instead"
-                : "the buffer delivered no scan within \(Self.seconds(options.pollFallback)) s: polling instead",
-            metadata: metadata(accelerometer)
-        )
-        fallBackToPolling()
+    /// A look at the buffer, every `PollFallbackSec=` / 2 while capturing through it: no syscall but the loop's
+    /// cached clocks. The watch decides.
+    private func lookAtBuffer() {
+        guard case .buffered(let capture, let looks, var watch) = state else { return }
+        let verdict = watch.look(usable: usableSamples, asleepOffset: asleepOffset)
+        state = .buffered(capture, looks: looks, watch: watch)
+        act(on: verdict)
     }
 
-    /// Disables and enables the buffer again (the fix for drivers that stop after a resume); a buffer that
-    /// cannot be set up again is replaced by polling at once.
-    private func revalidate(_ reason: String) {
-        guard case .buffered(let capture, _) = state, let accelerometer else { return }
-        pendingRevalidation = nil
-        // Less than one watch period's worth of samples since the last re-validation: it did not help (a
-        // driver that sends a scan when enabled and then nothing, or scans far apart). Poll, do not loop.
-        if let since = usableAtRevalidation, usableSamples - since < Int(max(1, options.rate * options.pollFallback)) {
-            logger.warning(
-                "\(reason), again soon after the buffer was enabled again: polling instead",
+    /// Carries out the watch's verdict on the buffer captured now.
+    private func act(on verdict: BufferWatch.Verdict) {
+        guard case .buffered(let capture, _, _) = state, let accelerometer else { return }
+        switch verdict {
+        case .keep:
+            return
+        case .revalidate(let cause):
+            // Disables and enables the buffer again (the fix for drivers that stop after a resume); a buffer
+            // that cannot be set up again is replaced by polling at once.
+            pendingRevalidation = nil
+            logger.info(
+                "\(explain(cause)): disabling and enabling the buffer again",
                 metadata: metadata(accelerometer)
             )
-            fallBackToPolling()
-            return
+            capture.stop()
+            let previous = status
+            state =
+                startBuffered(capture.device, accelerometer, revalidation: true)
+                ?? startPolling(capture.device, accelerometer)
+            report(from: previous)
+        case .fallBack(let cause):
+            logger.warning("\(explain(cause)): polling instead", metadata: metadata(accelerometer))
+            pendingRevalidation = nil
+            capture.stop()
+            fellBack = true
+            let previous = status
+            state = startPolling(capture.device, accelerometer)
+            report(from: previous)
         }
-        usableAtRevalidation = usableSamples
-        logger.info("\(reason): disabling and enabling the buffer again", metadata: metadata(accelerometer))
-        capture.stop()
-        let previous = status
-        let device = capture.device
-        state = .absent
-        if let buffered = startBuffered(device, accelerometer) {
-            revalidated = true
-            state = buffered
-        } else {
-            state = startPolling(device, accelerometer)
-        }
-        report(from: previous)
     }
 
-    private func fallBackToPolling() {
-        guard case .buffered(let capture, _) = state, let accelerometer else { return }
-        pendingRevalidation = nil
-        capture.stop()
-        let device = capture.device
-        fellBack = true
-        let previous = status
-        state = .absent
-        state = startPolling(device, accelerometer)
-        report(from: previous)
+    /// Why the buffer is re-validated or replaced, in words for the log.
+    private func explain(_ cause: BufferWatch.Cause) -> String {
+        let fallback = Self.seconds(options.pollFallback)
+        return switch cause {
+        case .suspended(let seconds): "the system was suspended for \(Self.seconds(seconds)) s"
+        case .clockJumped(let seconds):
+            "the clock jumped by \(Self.seconds(seconds)) s between two samples (a suspend?)"
+        case .silent: "the buffer delivered nothing usable for \(fallback) s"
+        case .neverDelivered: "the buffer delivered no scan within \(fallback) s"
+        case .silentAfterRevalidation: "the buffer stayed silent for \(fallback) s after it was enabled again"
+        case .againSoonAfterRevalidation(let cause):
+            "\(explain(cause)), again soon after the buffer was enabled again"
+        }
     }
 
     private static func seconds(_ value: Double) -> String {
@@ -413,15 +396,15 @@ public final class AccelerometerSensor {
         return .failed(retry: retry)
     }
 
-    private func hotplug(action: String, sysname: String) {
+    private func hotplug(action: HotplugAction, sysname: String) {
         logger.debug("udev event", metadata: ["action": "\(action)", "device": "\(sysname)"])
         switch action {
-        case "remove" where sysname == accelerometer?.id && wanted:
+        case .remove where sysname == accelerometer?.id && wanted:
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
-        case "remove" where sysname == accelerometer?.id:
+        case .remove where sysname == accelerometer?.id:
             accelerometer = nil
             onDiscovery?()
-        case "add", "change", "bind":
+        case .add, .change, .bind:
             if case .stopped = state, accelerometer == nil {
                 refreshDiscovery()
                 return
@@ -432,23 +415,21 @@ public final class AccelerometerSensor {
                 self.pendingDiscovery = nil
                 if case .absent = self.state { self.attempt() }
             }
-        default:
+        case .remove, .unbind, .other:
             break
         }
     }
 
-    /// Releases every capture source and timer.
+    /// Stops the capture and releases the timers that belong to no state; the caller then sets the state, which
+    /// releases the sources of the old one.
     private func tearDown() {
         switch state {
-        case .buffered(let capture, _): capture.stop()
+        case .buffered(let capture, _, _): capture.stop()
         case .polled(let capture): capture.stop()
         case .stopped, .absent, .failed: break
         }
-        state = .absent
         mode = nil
         pendingRevalidation = nil
-        revalidated = false
-        usableAtRevalidation = nil
         anomaly = nil
     }
 
@@ -456,40 +437,5 @@ public final class AccelerometerSensor {
         let current = status
         guard current != previous else { return }
         onStatusChange?(previous, current)
-    }
-}
-
-/// How to find and read the accelerometer (CONFIG.md `[Sensor]`).
-public struct SensorOptions: Sendable {
-    /// A libiio URI; nil for the local machine.
-    public var uri: String?
-    /// A device to use instead of choosing: id, name, label or sysfs path.
-    public var device: String?
-    /// Samples per second to ask for (5–400).
-    public var rate: Double
-    /// Seconds without a scan after enabling the buffer before polling instead.
-    public var pollFallback: Double
-    /// A configured mount matrix that overrides udev and sysfs.
-    public var mountMatrix: MountMatrix?
-    /// Poll even when the buffer could be used.
-    public var forcePolling: Bool
-    /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
-    public var handsOnImplausibleReadings = false
-
-    /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz, 2 s fallback.
-    public init(
-        uri: String? = nil,
-        device: String? = nil,
-        rate: Double = 20,
-        pollFallback: Double = 2,
-        mountMatrix: MountMatrix? = nil,
-        forcePolling: Bool = false
-    ) {
-        self.uri = uri
-        self.device = device
-        self.rate = rate
-        self.pollFallback = pollFallback
-        self.mountMatrix = mountMatrix
-        self.forcePolling = forcePolling
     }
 }

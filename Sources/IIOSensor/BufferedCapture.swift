@@ -2,6 +2,7 @@ import CLibIIO
 import EventLoop
 import Logging
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -82,12 +83,12 @@ final class BufferedCapture {
             timestamp?.setEnabled(true)
             try settings.configure(device, accelerometer: accelerometer, rate: rate, logger: logger)
             guard let created = iio_device_create_buffer(device.pointer, Self.scansPerRefill, false) else {
-                throw SensorError.call("iio_device_create_buffer", device: device.id, errorNumber: errno)
+                throw SensorError.call("iio_device_create_buffer", device: device.id, errno: .current)
             }
             buffer = created
             let blocking = iio_buffer_set_blocking_mode(created, false)
             guard blocking == 0 else {
-                throw SensorError.call("iio_buffer_set_blocking_mode", device: device.id, errorNumber: blocking)
+                throw SensorError.call("iio_buffer_set_blocking_mode", device: device.id, errno: Errno(blocking))
             }
             let step = iio_buffer_step(created)
             guard step == layout.scanSize else {
@@ -99,11 +100,11 @@ final class BufferedCapture {
                 )
             }
             let fd = iio_buffer_get_poll_fd(created)
-            guard fd >= 0 else { throw SensorError.call("iio_buffer_get_poll_fd", device: device.id, errorNumber: fd) }
+            guard fd >= 0 else { throw SensorError.call("iio_buffer_get_poll_fd", device: device.id, errno: Errno(fd)) }
             do {
                 source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in self.drain() }
             } catch {
-                throw SensorError.call("sd_event_add_io", device: device.id, errorNumber: error.errorNumber)
+                throw SensorError.call("sd_event_add_io", device: device.id, errno: error.errno)
             }
         } catch {
             stop()
@@ -137,7 +138,7 @@ final class BufferedCapture {
             if count == -Int(EINTR) { continue }
             guard count > 0, let start = iio_buffer_start(buffer) else {
                 let code = count == 0 ? EIO : Int32(-count)
-                failure(SensorError.call("iio_buffer_refill", device: device.id, errorNumber: code))
+                failure(SensorError.call("iio_buffer_refill", device: device.id, errno: Errno(code)))
                 return
             }
             consume(UnsafeRawPointer(start), count: count)

@@ -32,7 +32,7 @@ public struct Calibration: Sendable, Hashable {
 /// Parses a number written by the kernel (`0.009806650`, `-12`, `1e-3`), the same way in every locale.
 enum KernelNumber {
     static func parse(_ text: String, attribute: String, device: String) throws(SensorError) -> Double {
-        let trimmed = text.trimmingCharacters(in: " \t\n\0")
+        let trimmed = text.trimmingWhitespace()
         guard let value = Double(trimmed), value.isFinite else {
             throw SensorError(
                 .badAttribute,
@@ -42,15 +42,5 @@ enum KernelNumber {
             )
         }
         return value
-    }
-}
-
-extension String {
-    /// The string without leading and trailing characters of the given set.
-    func trimmingCharacters(in characters: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, characters.contains(first) { slice.removeFirst() }
-        while let last = slice.last, characters.contains(last) { slice.removeLast() }
-        return String(slice)
     }
 }

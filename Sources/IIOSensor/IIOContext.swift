@@ -1,4 +1,5 @@
 import CLibIIO
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,7 @@ final class IIOContext {
             operation = "iio_create_local_context"
         }
         guard let created else {
-            throw SensorError.call(operation, errorNumber: errno, detail: "is an IIO subsystem present (/sys/bus/iio)?")
+            throw SensorError.call(operation, errno: .current, detail: "is an IIO subsystem present (/sys/bus/iio)?")
         }
         pointer = created
         self.uri = uri

@@ -1,4 +1,6 @@
 import CLibIIO
+import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -40,7 +42,7 @@ struct IIODevice {
         var buffer = [CChar](repeating: 0, count: 1024)
         let count = iio_device_attr_read(pointer, name, &buffer, buffer.count)
         guard count >= 0 else {
-            throw SensorError.call("iio_device_attr_read(\(name))", device: id, errorNumber: Int32(count))
+            throw SensorError.call("iio_device_attr_read(\(name))", device: id, errno: Errno(Int32(count)))
         }
         return Self.text(buffer)
     }
@@ -49,7 +51,7 @@ struct IIODevice {
     func writeAttribute(_ name: String, _ value: String) throws(SensorError) {
         let count = iio_device_attr_write(pointer, name, value)
         guard count >= 0 else {
-            throw SensorError.call("iio_device_attr_write(\(name)=\(value))", device: id, errorNumber: Int32(count))
+            throw SensorError.call("iio_device_attr_write(\(name)=\(value))", device: id, errno: Errno(Int32(count)))
         }
     }
 
@@ -67,7 +69,7 @@ struct IIODevice {
             throw SensorError.call(
                 "iio_device_set_trigger(\(trigger?.name ?? "none"))",
                 device: id,
-                errorNumber: result
+                errno: Errno(result)
             )
         }
     }
@@ -75,10 +77,7 @@ struct IIODevice {
     /// Text read from an attribute, without the trailing newline, NUL and spaces.
     static func text(_ buffer: [CChar]) -> String {
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        var text = String(decoding: bytes, as: UTF8.self)
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        return text
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
     }
 }
 
@@ -111,7 +110,11 @@ struct IIOChannel {
         var buffer = [CChar](repeating: 0, count: 1024)
         let count = iio_channel_attr_read(pointer, name, &buffer, buffer.count)
         guard count >= 0 else {
-            throw SensorError.call("iio_channel_attr_read(\(id) \(name))", device: device.id, errorNumber: Int32(count))
+            throw SensorError.call(
+                "iio_channel_attr_read(\(id) \(name))",
+                device: device.id,
+                errno: Errno(Int32(count))
+            )
         }
         return IIODevice.text(buffer)
     }
@@ -123,7 +126,7 @@ struct IIOChannel {
             throw SensorError.call(
                 "iio_channel_attr_write(\(id) \(name)=\(value))",
                 device: device.id,
-                errorNumber: Int32(count)
+                errno: Errno(Int32(count))
             )
         }
     }

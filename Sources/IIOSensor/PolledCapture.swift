@@ -2,6 +2,7 @@ import CLibIIO
 import EventLoop
 import Logging
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +69,7 @@ final class PolledCapture {
         do {
             timer = try loop.addRepeatingTimer(interval: 1 / rate) { [unowned self] in self.tick() }
         } catch {
-            throw SensorError.call("sd_event_add_time", device: device.id, errorNumber: error.errorNumber)
+            throw SensorError.call("sd_event_add_time", device: device.id, errno: error.errno)
         }
     }
 
@@ -124,7 +125,7 @@ final class PolledCapture {
             throw SensorError.call(
                 "iio_channel_attr_read_longlong(\(channel.id) raw)",
                 device: device,
-                errorNumber: result
+                errno: Errno(result)
             )
         }
         return value

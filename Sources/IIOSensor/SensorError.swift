@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+public import SystemSupport
 
 /// A failure of the sensor layer, naming the C call, the device and the error number.
 public struct SensorError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -22,8 +20,8 @@ public struct SensorError: Error, Sendable, Hashable, CustomStringConvertible {
     public var operation: String
     /// The IIO device (`iio:device0`) or other object concerned, if any.
     public var device: String?
-    /// The error number, if the failure came with one.
-    public var errorNumber: Int32?
+    /// The system's error, if the failure came with one.
+    public var errno: Errno?
     /// More words: the attribute's text, what was expected, what to do.
     public var detail: String?
 
@@ -31,33 +29,33 @@ public struct SensorError: Error, Sendable, Hashable, CustomStringConvertible {
         _ kind: Kind,
         operation: String,
         device: String? = nil,
-        errorNumber: Int32? = nil,
+        errno: Errno? = nil,
         detail: String? = nil
     ) {
         self.kind = kind
         self.operation = operation
         self.device = device
-        self.errorNumber = errorNumber
+        self.errno = errno
         self.detail = detail
     }
 
-    /// A failed C call, with errno (positive) taken from a negative return value or from `errno`.
-    static func call(_ operation: String, device: String? = nil, errorNumber: Int32, detail: String? = nil) -> Self {
-        SensorError(.call, operation: operation, device: device, errorNumber: abs(errorNumber), detail: detail)
+    /// A failed C call, with errno taken from a negative return value (``Errno/init(_:)``) or from `errno`.
+    static func call(_ operation: String, device: String? = nil, errno: Errno, detail: String? = nil) -> Self {
+        SensorError(.call, operation: operation, device: device, errno: errno, detail: detail)
     }
 
     /// Whether the failure means the device is no longer there.
     public var isDeviceGone: Bool {
-        kind == .deviceGone || errorNumber == ENODEV || errorNumber == ENOENT || errorNumber == ENXIO
+        kind == .deviceGone || errno?.isDeviceGone == true
     }
 
     public var description: String {
         var text = device.map { "\($0): \(operation)" } ?? operation
-        if let errorNumber {
-            text += ": \(String(cString: strerror(errorNumber)))"
+        if let errno {
+            text += ": \(errno)"
         }
         if let detail {
-            text += errorNumber == nil ? ": \(detail)" : " (\(detail))"
+            text += errno == nil ? ": \(detail)" : " (\(detail))"
         }
         return text
     }

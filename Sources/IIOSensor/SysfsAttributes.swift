@@ -1,3 +1,6 @@
+import OrientationCore
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,14 +17,9 @@ struct SysfsAttributes {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 256)
-        var count = 0
-        repeat {
-            count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        } while count < 0 && errno == EINTR
+        let count = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
         guard count >= 0 else { return nil }
-        var text = String(decoding: buffer.prefix(count).filter { $0 != 0 }, as: UTF8.self)
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return text
+        return String(decoding: buffer.prefix(count).filter { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
     }
 
     /// Writes the attribute; false if it cannot be written.
@@ -30,11 +28,7 @@ struct SysfsAttributes {
         let fd = open(path + "/" + name, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var written = 0
-        repeat {
-            written = value.withCString { Glibc.write(fd, $0, strlen($0)) }
-        } while written < 0 && errno == EINTR
-        return written >= 0
+        return (try? FileDescriptor(rawValue: fd).writeAll(value)) != nil
     }
 
     /// The names of the files in a subfolder (`scan_elements`), or none.

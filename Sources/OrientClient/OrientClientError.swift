@@ -1,4 +1,5 @@
 public import OrientProtocol
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -86,14 +87,9 @@ public struct OrientClientError: Error, Sendable, Hashable, CustomStringConverti
         default:
             text = "the client was closed"
         }
-        if let errno { text += ": " + Self.systemMessage(errno) }
+        if let errno { text += ": \(Errno(errno))" }
         if let protocolError { text += " (\(protocolError))" }
         if let detail { text += ": " + detail }
         return text
-    }
-
-    /// strerror(3)'s text for an errno value.
-    static func systemMessage(_ errno: Int32) -> String {
-        String(cString: strerror(errno))
     }
 }

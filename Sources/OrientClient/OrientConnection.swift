@@ -1,6 +1,7 @@
 import Dispatch
 public import OrientProtocol
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -51,7 +52,7 @@ public final class OrientConnection: Sendable {
         do {
             socket = try UnixSocket(connectingTo: socketPath)
         } catch {
-            throw OrientClientError(.cannotConnect, socketPath: socketPath, errno: error.errno)
+            throw OrientClientError(.cannotConnect, socketPath: socketPath, errno: error.rawValue)
         }
         (events, eventSink) = AsyncStream.makeStream(of: Received<OrientationEvent>.self)
         let queue = DispatchQueue(label: "orientd.client.read")
@@ -124,10 +125,10 @@ public final class OrientConnection: Sendable {
                 continuation.resume(returning: .failure(closed))
                 return
             }
-            do throws(SystemError) {
+            do throws(Errno) {
                 try socket.send(request.line.utf8)
             } catch {
-                finish(OrientClientError(.connectionClosed, socketPath: socketPath, errno: error.errno))
+                finish(OrientClientError(.connectionClosed, socketPath: socketPath, errno: error.rawValue))
             }
         }
     }
@@ -138,14 +139,14 @@ public final class OrientConnection: Sendable {
             let count: Int
             do {
                 count = try withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) {
-                    buffer throws(SystemError) in
+                    buffer throws(Errno) in
                     let count = try socket.read(into: buffer)
                     state.withLock { $0.framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
                     return count
                 }
             } catch {
-                if error.errno == EINTR { continue }
-                if error.errno != EAGAIN && error.errno != EWOULDBLOCK { finish(closedByDaemon(errno: error.errno)) }
+                if error == .interrupted { continue }
+                if error != .wouldBlock { finish(closedByDaemon(errno: error.rawValue)) }
                 return
             }
             while case .line(let line) = nextLine() { handle(line) }

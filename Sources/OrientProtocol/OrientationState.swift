@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import OrientationCore
 
 /// The sensor's status as the protocol reports it.

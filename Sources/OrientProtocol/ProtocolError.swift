@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// An error reply of PROTOCOL.md: a code from its fixed list and a message for people.
 public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringConvertible {

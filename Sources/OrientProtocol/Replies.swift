@@ -1,5 +1,5 @@
-public import FoundationEssentials
-public import OrientationCore
+import FoundationEssentials
+import OrientationCore
 
 /// The result of `begin`: this connection's count after the call and the state.
 public struct BeginResult: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// A request's `id`: an integer or a string, echoed in the reply.
 public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// A line from the daemon, as a client reads it: a reply (result or error) or an event.
 public enum ServerMessage: Sendable, Hashable {

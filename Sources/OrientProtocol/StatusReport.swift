@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
 public struct StatusReport: Sendable, Hashable, Codable {

@@ -139,17 +139,3 @@ public struct MountMatrixError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 }
-
-extension StringProtocol {
-    /// The text without leading and trailing whitespace.
-    ///
-    /// Trimmed scalar by scalar, not character by character: a mark combining with a space
-    /// (`" \u{0614}.5"`) is not whitespace and stays, so the text is no number.
-    func trimmingWhitespace() -> String {
-        let scalars = String(self).unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
-    }
-}

@@ -1,5 +1,4 @@
-import CUdev
-import IIOSensor
+import UdevSupport
 
 /// What udev knows of one evdev node (`/dev/input/eventN`), enough to decide whether to open it.
 struct InputDeviceRecord: Equatable {
@@ -12,25 +11,10 @@ struct InputDeviceRecord: Equatable {
     /// keyboards, mice and touchpads are never touched.
     var mayHaveTabletModeSwitch: Bool
 
-    /// The evdev nodes udev lists now (`udev_enumerate_scan_devices` on subsystem `input`).
+    /// The evdev nodes udev lists now (subsystem `input`).
     static func all(_ udev: Udev) -> [InputDeviceRecord] {
-        guard let enumerate = udev_enumerate_new(udev.pointer) else { return [] }
-        defer { udev_enumerate_unref(enumerate) }
-        guard udev_enumerate_add_match_subsystem(enumerate, "input") >= 0,
-            udev_enumerate_scan_devices(enumerate) >= 0
-        else { return [] }
-        var records: [InputDeviceRecord] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            if let syspath = udev_list_entry_get_name(current),
-                let device = udev_device_new_from_syspath(udev.pointer, syspath)
-            {
-                if let record = InputDeviceRecord(device) { records.append(record) }
-                udev_device_unref(device)
-            }
-            entry = udev_list_entry_get_next(current)
-        }
-        return records.sorted { nodeOrder($0.sysname, $1.sysname) }
+        udev.devices(subsystem: "input", parentAttributes: [capabilitiesAttribute]).compactMap(InputDeviceRecord.init)
+            .sorted { nodeOrder($0.sysname, $1.sysname) }
     }
 
     /// Orders evdev names by number: `event2` before `event10`.
@@ -40,25 +24,21 @@ struct InputDeviceRecord: Equatable {
 
     /// The evdev node `sysname` (`event5`); nil when udev does not know it or it is not an evdev node.
     static func named(_ sysname: String, _ udev: Udev) -> InputDeviceRecord? {
-        guard let device = udev_device_new_from_subsystem_sysname(udev.pointer, "input", sysname) else { return nil }
-        defer { udev_device_unref(device) }
-        return InputDeviceRecord(device)
+        udev.device(subsystem: "input", sysname: sysname, parentAttributes: [capabilitiesAttribute])
+            .flatMap(InputDeviceRecord.init)
     }
 
-    /// The record of a `udev_device`; nil unless it is an evdev node (`eventN` with a device node).
-    private init?(_ device: OpaquePointer) {
-        guard let sysname = udev_device_get_sysname(device).map({ String(cString: $0) }), sysname.hasPrefix("event"),
-            let devnode = udev_device_get_devnode(device).map({ String(cString: $0) })
-        else { return nil }
-        self.sysname = sysname
+    /// The switches the kernel says the input device has, as a bitmap.
+    private static let capabilitiesAttribute = "capabilities/sw"
+
+    /// The record of a udev device; nil unless it is an evdev node (`eventN` with a device node).
+    init?(_ device: UdevDevice) {
+        guard device.sysname.hasPrefix("event"), let devnode = device.devnode else { return nil }
+        sysname = device.sysname
         self.devnode = devnode
-        let switchProperty = udev_device_get_property_value(device, "ID_INPUT_SWITCH").map { String(cString: $0) }
-        var capabilities: String?
-        if let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil) {
-            // The parent belongs to the child: not unreferenced here.
-            capabilities = udev_device_get_sysattr_value(parent, "capabilities/sw").map { String(cString: $0) }
-        }
-        mayHaveTabletModeSwitch = switchProperty == "1" || Self.hasTabletModeBit(capabilities)
+        mayHaveTabletModeSwitch =
+            device.properties["ID_INPUT_SWITCH"] == "1"
+            || Self.hasTabletModeBit(device.parentAttributes[Self.capabilitiesAttribute])
     }
 
     /// Whether a `capabilities/sw` bitmap (hexadecimal words, the lowest last: `2`, `0 2`) has bit 1,

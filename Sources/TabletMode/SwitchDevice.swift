@@ -1,5 +1,6 @@
 import CEvdev
 import EventLoop
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -41,12 +42,12 @@ final class SwitchDevice {
         onRead: @escaping (SwitchDevice, ReadOutcome) -> Void
     ) throws(SwitchError) -> SwitchDevice? {
         let fd = Glibc.open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SwitchError("open", device: devnode, errorNumber: errno) }
+        guard fd >= 0 else { throw SwitchError("open", device: devnode, errno: .current) }
         var handle: OpaquePointer?
         let result = libevdev_new_from_fd(fd, &handle)
         guard result >= 0, let handle else {
             close(fd)
-            throw SwitchError("libevdev_new_from_fd", device: devnode, errorNumber: result)
+            throw SwitchError("libevdev_new_from_fd", device: devnode, errno: Errno(result))
         }
         guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1 else {
             libevdev_free(handle)
@@ -60,7 +61,7 @@ final class SwitchDevice {
                 onRead(switchDevice, switchDevice.readEvents(events))
             }
         } catch {
-            throw SwitchError("sd_event_add_io", device: devnode, errorNumber: error.errorNumber)
+            throw SwitchError("sd_event_add_io", device: devnode, errno: error.errno)
         }
         return switchDevice
     }
@@ -98,11 +99,11 @@ final class SwitchDevice {
             } else if result == -EINTR {
                 continue
             } else {
-                return stop(SwitchError("libevdev_next_event", device: devnode, errorNumber: result))
+                return stop(SwitchError("libevdev_next_event", device: devnode, errno: Errno(result)))
             }
         }
         if !events.isDisjoint(with: [.hangUp, .error]) {
-            return stop(SwitchError("poll", device: devnode, errorNumber: ENODEV))
+            return stop(SwitchError("poll", device: devnode, errno: Errno(ENODEV)))
         }
         isTabletMode = libevdev_get_event_value(device, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
         return .read

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+public import SystemSupport
 
 /// A failure to read an input device's switches, naming the call, the device and the error number.
 public struct SwitchError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -8,23 +6,23 @@ public struct SwitchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var operation: String
     /// The device node (`/dev/input/event5`).
     public var device: String
-    /// The error number (positive).
-    public var errorNumber: Int32
+    /// Why.
+    public var errno: Errno
 
-    init(_ operation: String, device: String, errorNumber: Int32) {
+    init(_ operation: String, device: String, errno: Errno) {
         self.operation = operation
         self.device = device
-        self.errorNumber = abs(errorNumber)
+        self.errno = errno
     }
 
     /// Whether the device is no longer there (unplugged, or its driver unbound).
     public var isDeviceGone: Bool {
-        errorNumber == ENODEV || errorNumber == ENOENT || errorNumber == ENXIO
+        errno.isDeviceGone
     }
 
     public var description: String {
-        var text = "\(device): \(operation): \(String(cString: strerror(errorNumber)))"
-        if errorNumber == EACCES || errorNumber == EPERM {
+        var text = "\(device): \(operation): \(errno)"
+        if errno.isPermissionDenied {
             text += " (input devices are readable by root and the input group: run orientd as root, as its unit does)"
         }
         return text

@@ -1,6 +1,6 @@
 public import EventLoop
-import IIOSensor
 public import Logging
+import UdevSupport
 
 /// Whether a convertible is folded as a tablet: the `SW_TABLET_MODE` switches of its input devices, read
 /// through libevdev, found through libudev and followed through hotplug.
@@ -117,18 +117,18 @@ public final class TabletModeMonitor {
         update()
     }
 
-    private func hotplug(action: String, sysname: String) {
+    private func hotplug(action: HotplugAction, sysname: String) {
         guard sysname.hasPrefix("event") else { return }
         logger.debug("udev input event", metadata: ["action": "\(action)", "device": "\(sysname)"])
         switch action {
-        case "remove":
+        case .remove:
             failed.remove(sysname)
             guard let device = devices.removeValue(forKey: sysname) else { return }
             logger.info("tablet-mode switch removed", metadata: ["device": "\(device.devnode)"])
-        case "add", "change", "bind":
+        case .add, .change, .bind:
             guard let udev, let record = InputDeviceRecord.named(sysname, udev) else { return }
             watch(record)
-        default:
+        case .unbind, .other:
             return
         }
         update()

@@ -1,5 +1,6 @@
 import OrientClient
 import OrientProtocol
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ enum ExecCommand {
             capturesOutput: false
         ).runAndWait()
         if let spawnError = outcome.spawnError {
-            StandardStreams.error("orientctl: cannot run /bin/sh: \(String(cString: strerror(spawnError)))")
+            StandardStreams.error("orientctl: cannot run /bin/sh: \(Errno(spawnError))")
         } else if outcome.waitStatus & 0x7f != 0 {
             StandardStreams.error("orientctl: the --exec command ended by signal \(outcome.waitStatus & 0x7f)")
         } else if (outcome.waitStatus >> 8) & 0xff != 0 {

@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -95,7 +96,7 @@ struct ExternalCommand: Sendable {
             let name = command.arguments.first ?? ""
             var text = "'\(command.shellText)' "
             if let spawnError {
-                text += "could not start: \(String(cString: strerror(spawnError)))"
+                text += "could not start: \(Errno(spawnError))"
                 if spawnError == ENOENT { text += " (is \(name) installed and on PATH?)" }
                 return text
             }

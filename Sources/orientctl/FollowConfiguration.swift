@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OrientationCore
 
 /// The user's defaults for `orientctl follow`: `~/.config/orientd/follow.conf` (under `$XDG_CONFIG_HOME` when
 /// it is set), in the daemon's INI style. Every key is optional; an option on the command line wins.
@@ -57,20 +58,20 @@ struct FollowConfiguration: Sendable, Equatable {
         var section: String?
         var seen: Set<String> = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmed
+            let line = rawLine.trimmingWhitespace()
             let mistake = { (reason: String) in FollowConfigurationError(message: "\(file):\(index + 1): \(reason)") }
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count >= 2 else { throw mistake("'\(line)' is not a [Section] line") }
-                section = String(line.dropFirst().dropLast().trimmed)
+                section = line.dropFirst().dropLast().trimmingWhitespace()
                 guard section == "Follow" else {
                     throw mistake("unknown section [\(section ?? "")]; follow.conf has only [Follow]")
                 }
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { throw mistake("'\(line)' is not Key=Value") }
-            let key = String(line[..<equals].trimmed)
-            let value = String(line[line.index(after: equals)...].trimmed)
+            let key = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
             guard section != nil else { throw mistake("\(key)= comes before the [Follow] line") }
             guard Self.keys.contains(key) else {
                 throw mistake(
@@ -134,13 +135,4 @@ enum FollowOptions {
     static let timeoutRange = 0.1...3600.0
     /// The default of `--timeout`.
     static let defaultTimeoutSeconds = 10.0
-}
-
-extension StringProtocol {
-    /// Without whitespace at either end.
-    fileprivate var trimmed: SubSequence {
-        guard let start = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
-        else { return self[endIndex...] }
-        return self[start...last]
-    }
 }

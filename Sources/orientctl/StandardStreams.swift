@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,14 +26,7 @@ enum StandardStreams {
 
     private static func write(_ bytes: [UInt8], to descriptor: Int32) {
         let line = bytes.last == UInt8(ascii: "\n") ? bytes : bytes + [UInt8(ascii: "\n")]
-        var offset = 0
-        while offset < line.count {
-            let written = line.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // The reader went away: nothing more to say.
-            }
-            offset += written
-        }
+        // A failure means the reader went away: nothing more to say.
+        try? FileDescriptor(rawValue: descriptor).writeAll(line)
     }
 }

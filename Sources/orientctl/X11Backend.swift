@@ -90,7 +90,7 @@ struct X11Backend: DisplayBackend {
     private static func header(_ line: Substring) -> (id: String, name: String, isSlavePointer: Bool)? {
         let fields = line.split(separator: "\t")
         guard fields.count >= 3, fields[1].hasPrefix("id=") else { return nil }
-        let name = fields[0].drop { !$0.isLetter && !$0.isNumber }.trimmingSuffix { $0.isWhitespace }
+        let name = fields[0].drop { !$0.isLetter && !$0.isNumber }.trimmingWhitespace()
         // `[slave  pointer  (2)]`, `[master keyboard (2)]`, `[floating slave]`.
         let kind = fields[2].filter { $0.isLetter || $0 == " " }.split(separator: " ")
         return (String(fields[1].dropFirst(3)), String(name), kind.contains("slave") && kind.contains("pointer"))
@@ -134,13 +134,5 @@ enum PanelInput {
         guard properties["ID_INPUT_TABLET"] == "1" || properties["ID_INPUT_TABLET_PAD"] == "1" else { return false }
         if let integration { return integration == "internal" }
         return !["usb", "bluetooth"].contains(properties["ID_BUS"] ?? "")
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
-        var text = self
-        while let last = text.last, predicate(last) { text.removeLast() }
-        return text
     }
 }

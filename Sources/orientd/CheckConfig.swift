@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientDaemon
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -35,7 +36,7 @@ struct CheckConfig: ParsableCommand {
             output.flush()
         } catch {
             let message = "\(error)\n"
-            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            try? FileDescriptor.standardError.writeAll(message)
             throw ExitCode(2)
         }
     }

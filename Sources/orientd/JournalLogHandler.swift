@@ -1,4 +1,5 @@
 import Logging
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ struct JournalLogHandler: LogHandler {
             text += " (" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + ")"
         }
         text += "\n"
-        _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        try? FileDescriptor.standardError.writeAll(text)
     }
 
     /// syslog priorities: 7 debug … 2 critical.

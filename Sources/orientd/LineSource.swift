@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,7 +27,7 @@ final class LineSource {
         name = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CommandFailure("cannot open '\(path)': \(String(cString: strerror(errno)))")
+            throw CommandFailure("cannot open '\(path)': \(Errno.current)")
         }
         fd = descriptor
         ownsDescriptor = true
@@ -43,7 +45,7 @@ final class LineSource {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure("cannot read '\(name)': \(String(cString: strerror(errno)))")
+                throw CommandFailure("cannot read '\(name)': \(Errno.current)")
             }
             if count == 0 { break }
             var start = 0

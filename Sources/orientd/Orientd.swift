@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import OrientProtocol
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +55,7 @@ struct Orientd: ParsableCommand {
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             let message = fullMessage(for: error) + "\n"
-            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            try? FileDescriptor.standardError.writeAll(message)
             Glibc.exit(2)
         }
     }

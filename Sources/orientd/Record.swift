@@ -3,6 +3,7 @@ import EventLoop
 import IIOSensor
 import Logging
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -125,7 +126,7 @@ final class TraceSink {
         if let path {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw CommandFailure("cannot write '\(path)': \(String(cString: strerror(errno)))")
+                throw CommandFailure("cannot write '\(path)': \(Errno.current)")
             }
             fd = descriptor
             ownsDescriptor = true
@@ -152,19 +153,11 @@ final class TraceSink {
 
     private func emit(_ text: String) {
         guard !failed else { return }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                failed = true
-                let message = "orientd: error: cannot write the trace: \(String(cString: strerror(errno)))\n"
-                _ = message.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
-                return
-            }
-            offset += written
+        do throws(Errno) {
+            try FileDescriptor(rawValue: fd).writeAll(text)
+        } catch {
+            failed = true
+            try? FileDescriptor.standardError.writeAll("orientd: error: cannot write the trace: \(error)\n")
         }
-        bytes.removeAll()
     }
 }

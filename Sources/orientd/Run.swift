@@ -2,6 +2,7 @@ import ArgumentParser
 import IIOSensor
 import Logging
 import OrientDaemon
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -52,7 +53,7 @@ struct Run: ParsableCommand {
             configuration = try loadConfiguration()
         } catch {
             let message = "orientd: bad configuration, not starting:\n\(error)\n"
-            _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            try? FileDescriptor.standardError.writeAll(message)
             throw ExitCode(2)
         }
         let logger = Logger(label: "orientd")

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,17 +23,8 @@ final class StandardOutput {
     }
 
     func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes {
-                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                break  // stdout closed (a pipe's reader left): nothing more to say.
-            }
-            offset += written
-        }
+        // A failure means stdout closed (a pipe's reader left): nothing more to say.
+        try? FileDescriptor.standardOutput.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

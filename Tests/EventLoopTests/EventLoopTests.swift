@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import SystemSupport
 import Testing
 
 @Suite struct EventLoopTests {
@@ -49,7 +50,7 @@ import Testing
             try loop.addIO(fd: fd, events: .readable) { _ in }
         }
         #expect(error?.operation == "sd_event_add_io")
-        #expect(error?.errorNumber == EBADF)
+        #expect(error?.errno == Errno(EBADF))
         #expect(error?.description == "sd_event_add_io(fd \(fd)): Bad file descriptor")
     }
 

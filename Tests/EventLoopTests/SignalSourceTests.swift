@@ -1,5 +1,6 @@
 import EventLoop
 import Glibc
+import SystemSupport
 import Testing
 
 @Suite struct SignalSourceTests {
@@ -16,7 +17,7 @@ import Testing
             #expect(calls == 1)
 
             let second = #expect(throws: EventLoopError.self) { try loop.addSignal(SIGUSR1) {} }
-            #expect(second?.errorNumber == EBUSY)
+            #expect(second?.errno == Errno(EBUSY))
             withExtendedLifetime(source) {}
         }
     }
@@ -42,7 +43,7 @@ import Testing
             let loop = try EventLoop()
             let error = #expect(throws: EventLoopError.self) { try loop.addSignal(SIGUSR2) {} }
             #expect(error?.operation == "sd_event_add_signal")
-            #expect(error?.errorNumber == EBUSY)
+            #expect(error?.errno == Errno(EBUSY))
             #expect(error?.description.contains("pthread_sigmask") == true)
         }
     }

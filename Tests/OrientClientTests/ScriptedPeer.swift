@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import OrientProtocol
 import Synchronization
+import SystemSupport
 import Testing
 
 /// A test double of orientd: a real Unix socket server in the test that reads request lines and
@@ -17,14 +18,7 @@ final class ScriptedPeer: Sendable {
         self.path = path
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try check(listener >= 0, "socket")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = try UnixSocketAddress(path: path).withSocketAddress { bind(listener, $0, $1) }
         try check(bound == 0, "bind \(path)")
         try check(listen(listener, 8) == 0, "listen")
     }
@@ -109,14 +103,10 @@ final class PeerConnection: Sendable {
 
     /// Sends lines (each already ending in a newline).
     func send(_ lines: [UInt8]...) throws {
-        let bytes = lines.flatMap { $0 }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            try check(sent > 0, "send")
-            offset += sent
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(lines.flatMap { $0 }, using: .send)
+        } catch {
+            throw PeerError("send: \(error)")
         }
     }
 
@@ -136,7 +126,7 @@ struct PeerError: Error, CustomStringConvertible {
 }
 
 private func check(_ condition: Bool, _ operation: String) throws {
-    guard condition else { throw PeerError("\(operation): \(String(cString: strerror(errno)))") }
+    guard condition else { throw PeerError("\(operation): \(Errno.current)") }
 }
 
 private func waitReadable(_ descriptor: Int32, timeout: Duration, _ operation: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 
 /// Stand-ins for `swaymsg`, `hyprctl`, `xrandr`, `xinput`, `kscreen-doctor`, `wlr-randr`, `niri` and
 /// `cosmic-randr`: small shell scripts in a folder put first on `PATH`, each appending its arguments to one
@@ -121,14 +122,12 @@ struct StandInPrograms {
     /// open for writing for its whole life, and running the script would fail with ETXTBSY.
     private static func writeProgram(_ text: String, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(Errno.current)") }
         defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            guard written > 0 else { throw PeerError("cannot write \(path): \(String(cString: strerror(errno)))") }
-            offset += written
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(text)
+        } catch {
+            throw PeerError("cannot write \(path): \(error)")
         }
     }
 
@@ -145,7 +144,7 @@ struct StandInPrograms {
     private func setFlag(_ name: String, _ set: Bool) throws {
         let path = folder + "/" + name
         if set {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
         } else {
             try FileManager.default.removeItem(atPath: path)
         }

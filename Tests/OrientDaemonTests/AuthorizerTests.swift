@@ -1,4 +1,5 @@
 import Logging
+import SystemSupport
 import Testing
 
 @testable import OrientDaemon
@@ -143,10 +144,10 @@ import Glibc
             close(fds[1])
         }
         let error = #expect(throws: PeerCredentialsError.self) { try PeerCredentials.of(socket: fds[0]) }
-        #expect(error?.errorNumber == ENOTSOCK)
+        #expect(error?.errno == Errno(ENOTSOCK))
         #expect(error?.description == "getsockopt(fd \(fds[0]), SO_PEERCRED): Socket operation on non-socket")
         let closed = #expect(throws: PeerCredentialsError.self) { try PeerCredentials.of(socket: -1) }
-        #expect(closed?.errorNumber == EBADF)
+        #expect(closed?.errno == .badFileDescriptor)
     }
 }
 

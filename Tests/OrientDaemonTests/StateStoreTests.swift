@@ -2,6 +2,7 @@ import Logging
 import OrientDaemon
 import OrientationCore
 import Synchronization
+import SystemSupport
 import Testing
 
 #if canImport(Glibc)
@@ -210,7 +211,7 @@ import Glibc
             let store = StateStore(directory: target, logger: RecordingLog().logger)
             let error = #expect(throws: StateStoreError.self) { try store.save(PersistedState(lock: .portrait)) }
             #expect(error?.operation == .openDirectory)
-            #expect(error?.errorNumber == errorNumber)
+            #expect(error?.errno == Errno(errorNumber))
             #expect(error?.path == target)
             #expect(error?.description.hasPrefix("open of the directory \(target): ") == true)
             #expect(listDirectory(directory) == (makeFile ? ["target"] : []))
@@ -226,7 +227,7 @@ import Glibc
             let store = StateStore(directory: directory, logger: RecordingLog().logger)
             let error = #expect(throws: StateStoreError.self) { try store.save(PersistedState(lock: .landscape)) }
             #expect(error?.operation == .rename)
-            #expect(error?.errorNumber == EISDIR)
+            #expect(error?.errno == Errno(EISDIR))
             #expect(error?.path == directory + "/state.json")
             #expect(listDirectory(directory) == ["state.json"])
             #expect(readText(directory + "/state.json/keep") == "old")
@@ -241,7 +242,7 @@ import Glibc
             try store.save(PersistedState(lock: .landscape))
             let error = #expect(throws: StateStoreError.self) { try store.save(PersistedState(lock: .portrait)) }
             #expect(error?.operation == .write)
-            #expect(error?.errorNumber == ENOSPC)
+            #expect(error?.errno == Errno(ENOSPC))
             #expect(error?.description.contains("No space left on device") == true)
             #expect(listDirectory(directory) == ["state.json"])
             #expect(store.load() == PersistedState(lock: .landscape))
@@ -256,7 +257,7 @@ import Glibc
             #expect(mount("tmpfs", directory, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0)
             let error = #expect(throws: StateStoreError.self) { try store.save(PersistedState(lock: nil)) }
             #expect(error?.operation == .createTemporaryFile)
-            #expect(error?.errorNumber == EROFS)
+            #expect(error?.errno == Errno(EROFS))
             #expect(listDirectory(directory) == ["state.json"])
             #expect(store.load() == PersistedState(lock: .portraitUpsideDown))
         }
@@ -269,7 +270,7 @@ import Glibc
 func withTemporaryDirectory(_ body: (String) throws -> Void) throws {
     var template = Array("/tmp/orientd-tests.XXXXXX".utf8CString)
     let created = mkdtemp(&template)
-    try #require(created != nil, "mkdtemp: \(String(cString: strerror(errno)))")
+    try #require(created != nil, "mkdtemp: \(Errno.current)")
     let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     defer { removeTree(directory) }
     try body(directory)
@@ -293,7 +294,7 @@ enum Tmpfs {
         try withTemporaryDirectory { directory in
             try #require(
                 mount("tmpfs", directory, "tmpfs", 0, options) == 0,
-                "mount: \(String(cString: strerror(errno)))"
+                "mount: \(Errno.current)"
             )
             defer { umount2(directory, Int32(MNT_DETACH)) }
             try body(directory)
@@ -371,9 +372,13 @@ func readText(_ path: String) -> String? {
 /// Creates or replaces a file with the bytes.
 func writeBytes(_ path: String, _ bytes: [UInt8]) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    precondition(fd >= 0, "open \(path): \(String(cString: strerror(errno)))")
+    precondition(fd >= 0, "open \(path): \(Errno.current)")
     defer { close(fd) }
-    precondition(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+    do {
+        try FileDescriptor(rawValue: fd).writeAll(bytes)
+    } catch {
+        preconditionFailure("write \(path): \(error)")
+    }
 }
 
 /// Creates or replaces a file with the text.

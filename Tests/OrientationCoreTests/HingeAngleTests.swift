@@ -82,7 +82,7 @@ enum Convertible {
 
 @Suite struct HingeConfigurationTests {
     @Test func defaultsAreChromeOSThresholds() throws {
-        let configuration = try HingeConfiguration()
+        let configuration = try HingeConfiguration(tabletAngleDegrees: 200, laptopAngleDegrees: 160)
         #expect(configuration.tabletAngle == 200 && configuration.laptopAngle == 160)
         #expect(HingeConfiguration() == configuration)
     }

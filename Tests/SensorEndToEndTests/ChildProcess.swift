@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 /// How a child process ended.
@@ -96,7 +97,7 @@ final class ChildProcess {
         let result = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
         guard result == 0 else {
             try? FileManager.default.removeItem(at: outputDirectory)
-            throw TestbedError(operation: "posix_spawnp \(executable)", detail: String(cString: strerror(result)))
+            throw TestbedError(operation: "posix_spawnp \(executable)", detail: "\(Errno(result))")
         }
         pid = child
     }

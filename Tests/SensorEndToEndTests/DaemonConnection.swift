@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 /// A wait on the daemon that did not end as expected: a guard timed out or the connection closed.
@@ -33,27 +34,18 @@ final class DaemonConnection {
     init(path: String) throws {
         socketPath = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw DaemonTestError(description: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
+        guard fd >= 0 else { throw DaemonTestError(description: "socket: \(Errno.current)") }
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
             Glibc.close(fd)
-            throw DaemonTestError(description: "socket path too long: \(path)")
+            throw DaemonTestError(description: "socket path \(path): \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path.utf8)
-            raw[path.utf8.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard address.withSocketAddress({ connect(fd, $0, $1) }) == 0 else {
             let error = errno
             Glibc.close(fd)
-            throw DaemonTestError(description: "connect \(path): \(String(cString: strerror(error)))")
+            throw DaemonTestError(description: "connect \(path): \(Errno(error))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         self.fd = fd
@@ -79,23 +71,10 @@ final class DaemonConnection {
 
     /// Sends bytes as they are.
     func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if sent >= 0 {
-                offset += sent
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&entry, 1, 100)
-            default:
-                throw DaemonTestError(description: "send: \(String(cString: strerror(errno)))")
-            }
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(bytes, using: .send)
+        } catch {
+            throw DaemonTestError(description: "send: \(error)")
         }
     }
 

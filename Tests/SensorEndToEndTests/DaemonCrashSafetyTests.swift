@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 extension EmulatedDeviceTests {
@@ -152,14 +153,14 @@ struct StateDirectoryMount {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         guard Glibc.mount("tmpfs", directory, "tmpfs", 0, options) == 0 else {
-            throw DaemonTestError(description: "mount tmpfs on \(directory): \(String(cString: strerror(errno)))")
+            throw DaemonTestError(description: "mount tmpfs on \(directory): \(Errno.current)")
         }
     }
 
     /// Changes the mount's options (its size) in place, keeping its files.
     func remount(options: String) throws {
         guard Glibc.mount("tmpfs", directory, "tmpfs", UInt(MS_REMOUNT), options) == 0 else {
-            throw DaemonTestError(description: "remount \(directory): \(String(cString: strerror(errno)))")
+            throw DaemonTestError(description: "remount \(directory): \(Errno.current)")
         }
     }
 

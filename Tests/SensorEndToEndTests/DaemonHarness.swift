@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 /// A fresh directory for one daemon's socket and state (`/tmp/orientd-e2e-XXXXXX`, mode 0755 so that other uids
@@ -10,7 +11,7 @@ final class DaemonSandbox {
     init() throws {
         var template = Array("/tmp/orientd-e2e-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw DaemonTestError(description: "mkdtemp: \(String(cString: strerror(errno)))")
+            throw DaemonTestError(description: "mkdtemp: \(Errno.current)")
         }
         directory = String(cString: made)
         chmod(directory, 0o755)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 extension EmulatedDeviceTests {
@@ -23,10 +24,11 @@ extension EmulatedDeviceTests {
             // would keep it open for writing, and running it would fail with ETXTBSY.
             let descriptor = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
             try #require(descriptor >= 0)
-            let text = Array("#!/bin/sh\necho \"$*\" >>'\(record)'\n".utf8)
-            let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            let written = Result {
+                try FileDescriptor(rawValue: descriptor).writeAll("#!/bin/sh\necho \"$*\" >>'\(record)'\n")
+            }
             close(descriptor)
-            try #require(written == text.count)
+            try written.get()
             func runs() -> [String] {
                 ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
             }

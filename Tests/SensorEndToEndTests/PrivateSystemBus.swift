@@ -1,6 +1,7 @@
 import CSystemd
 import Foundation
 import Glibc
+import SystemSupport
 import Testing
 
 /// A `dbus-daemon` of the system type, private to one test: its socket in a fresh folder, the default policy of
@@ -171,7 +172,7 @@ final class BusClient {
         sd_bus_message_unref(reply)
         guard result >= 0 else {
             let name = error.name.map { String(cString: $0) } ?? ""
-            let text = error.message.map { String(cString: $0) } ?? String(cString: strerror(-result))
+            let text = error.message.map { String(cString: $0) } ?? "\(Errno(result))"
             throw DaemonTestError(description: "\(method): \(name) \(text)")
         }
     }
@@ -183,6 +184,6 @@ final class BusClient {
 
     private static func check(_ result: Int32, _ operation: String) throws {
         guard result < 0 else { return }
-        throw DaemonTestError(description: "\(operation): \(String(cString: strerror(-result)))")
+        throw DaemonTestError(description: "\(operation): \(Errno(result))")
     }
 }

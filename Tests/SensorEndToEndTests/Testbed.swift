@@ -2,6 +2,7 @@ import CUmockdev
 import Foundation
 import Glibc
 import Synchronization
+import SystemSupport
 import Testing
 
 /// A failure of the umockdev harness, naming the call and what went wrong.
@@ -88,7 +89,7 @@ final class Testbed {
         for name in relinks {
             let node = rootDirectory + "/dev/" + name
             guard symlink(ptySlaves["/dev/" + name]!, node) == 0 else {
-                throw TestbedError(operation: "symlink \(node)", detail: String(cString: strerror(errno)))
+                throw TestbedError(operation: "symlink \(node)", detail: "\(Errno.current)")
             }
         }
         for line in lines where line.hasPrefix("N: ") && !line.contains("=") {
@@ -156,14 +157,10 @@ final class Testbed {
     /// Writes bytes to an emulated stream node's PTY master: the program that opened the node reads them.
     func write(_ bytes: [UInt8], to node: String) throws {
         let fd = try deviceFileDescriptor(node)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw TestbedError(operation: "write \(node)", detail: String(cString: strerror(errno)))
-            }
-            offset += written
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch {
+            throw TestbedError(operation: "write \(node)", detail: "\(error)")
         }
     }
 
@@ -232,11 +229,11 @@ final class Testbed {
         ptySlaves[node] = try FileManager.default.destinationOfSymbolicLink(atPath: rootDirectory + node)
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {
-            throw TestbedError(operation: "tcgetattr \(node)", detail: String(cString: strerror(errno)))
+            throw TestbedError(operation: "tcgetattr \(node)", detail: "\(Errno.current)")
         }
         cfmakeraw(&settings)
         guard tcsetattr(fd, TCSANOW, &settings) == 0 else {
-            throw TestbedError(operation: "tcsetattr \(node)", detail: String(cString: strerror(errno)))
+            throw TestbedError(operation: "tcsetattr \(node)", detail: "\(Errno.current)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemSupport
 
 /// Sends libudev monitor messages to the event sockets that umockdev's preload opens for each monitor in a child.
 ///
@@ -114,32 +115,17 @@ struct UEventSender {
     private func deliver(_ message: [UInt8], to socketPath: String) throws {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw TestbedError(operation: "socket", detail: String(cString: strerror(errno)))
+            throw TestbedError(operation: "socket", detail: "\(Errno.current)")
         }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socketPath.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else {
-            throw TestbedError(operation: "uevent", detail: "socket path too long: \(socketPath)")
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: socketPath)
+        } catch {
+            throw TestbedError(operation: "uevent", detail: "socket path \(socketPath): \(error)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-        }
-        let sent = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
-                message.withUnsafeBytes { buffer in
-                    sendto(
-                        fd,
-                        buffer.baseAddress,
-                        buffer.count,
-                        0,
-                        sockaddrPointer,
-                        socklen_t(MemoryLayout<sockaddr_un>.size)
-                    )
-                }
-            }
+        let sent = address.withSocketAddress { pointer, length in
+            message.withUnsafeBytes { buffer in sendto(fd, buffer.baseAddress, buffer.count, 0, pointer, length) }
         }
         if sent < 0 {
             let code = errno
@@ -147,7 +133,7 @@ struct UEventSender {
                 unlink(socketPath)
                 return
             }
-            throw TestbedError(operation: "sendto \(socketPath)", detail: String(cString: strerror(code)))
+            throw TestbedError(operation: "sendto \(socketPath)", detail: "\(Errno(code))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import Testing
 
 #if canImport(Glibc)
@@ -350,20 +351,11 @@ private enum Tool {
 private enum UnixSocket {
     struct Failure: Error, CustomStringConvertible {
         var description: String
-        init(_ what: String) { description = "\(what): \(String(cString: strerror(errno)))" }
+        init(_ what: String) { description = "\(what): \(Errno.current)" }
     }
 
     /// Generous bound so a broken daemon fails the test instead of hanging it (not a timing assertion).
     private static let receiveTimeoutSeconds = 60
-
-    private static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }
-        }
-        return address
-    }
 
     private static func setTimeout(_ fd: Int32) {
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -373,12 +365,7 @@ private enum UnixSocket {
     static func connect(to path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
-        var address = address(path)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let status = try UnixSocketAddress(path: path).withSocketAddress { Glibc.connect(fd, $0, $1) }
         guard status == 0 else {
             close(fd)
             throw Failure("connect \(path)")
@@ -388,12 +375,10 @@ private enum UnixSocket {
     }
 
     static func send(_ text: String, on fd: Int32) throws {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw Failure("write") }
-            bytes = bytes.dropFirst(written)
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(text)
+        } catch {
+            throw Failure("write")
         }
     }
 
@@ -412,12 +397,7 @@ private enum UnixSocket {
     static func datagramListener(at path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket") }
-        var address = address(path)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let status = try UnixSocketAddress(path: path).withSocketAddress { bind(fd, $0, $1) }
         guard status == 0 else {
             close(fd)
             throw Failure("bind \(path)")

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,6 +54,6 @@ enum ConfigurationFiles {
     }
 
     private static func unreadable(_ path: String, _ code: Int32) -> ConfigurationError {
-        ConfigurationError(file: path, line: nil, reason: .unreadable(String(cString: strerror(code))))
+        ConfigurationError(file: path, line: nil, reason: .unreadable("\(Errno(code))"))
     }
 }

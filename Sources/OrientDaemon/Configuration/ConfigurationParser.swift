@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// Reads one file in systemd's INI format (CONFIG.md): `[Section]` lines, `Key=Value` lines with
 /// optional whitespace around `=`, `#` and `;` comments, empty lines. Strict: every mistake is
 /// reported, with the file, the line, the key, the value and what is allowed.
@@ -21,7 +23,7 @@ struct ConfigurationParser {
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let line = trimmed(rawLine)
+            let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count >= 2 else {
@@ -31,7 +33,7 @@ struct ConfigurationParser {
                     sectionIsKnown = false
                     continue
                 }
-                let name = trimmed(line.dropFirst().dropLast())
+                let name = line.dropFirst().dropLast().trimmingWhitespace()
                 section = name
                 sectionIsKnown = ConfigurationKey.sections.contains(name)
                 if !sectionIsKnown {
@@ -47,12 +49,12 @@ struct ConfigurationParser {
                 }
                 continue
             }
-            guard let equals = line.firstIndex(of: "="), !trimmed(line[..<equals]).isEmpty else {
+            guard let equals = line.firstIndex(of: "="), !line[..<equals].trimmingWhitespace().isEmpty else {
                 errors.append(ConfigurationError(file: file, line: number, value: line, reason: .malformedLine))
                 continue
             }
-            let name = trimmed(line[..<equals])
-            let value = trimmed(line[line.index(after: equals)...])
+            let name = line[..<equals].trimmingWhitespace()
+            let value = line[line.index(after: equals)...].trimmingWhitespace()
             guard let section else {
                 errors.append(
                     ConfigurationError(file: file, line: number, key: name, value: value, reason: .keyOutsideSection)
@@ -108,12 +110,5 @@ struct ConfigurationParser {
             assignments.append(Assignment(key: key, value: value, line: number))
         }
         return (assignments, errors)
-    }
-
-    private static func trimmed(_ text: some StringProtocol) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let start = text.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = text.lastIndex(where: { !isSpace($0) })!
-        return String(text[start...end])
     }
 }

@@ -1,5 +1,6 @@
 import CSystemd
 public import Logging
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -134,20 +135,14 @@ private enum GroupRule: Sendable {
             self = .none
             return
         }
-        var entry = Glibc.group()
-        var result: UnsafeMutablePointer<Glibc.group>?
-        var buffer = [CChar](repeating: 0, count: 1024)
-        var status: Int32
-        repeat {
-            status = getgrnam_r(name, &entry, &buffer, buffer.count, &result)
-            if status == ERANGE { buffer = [CChar](repeating: 0, count: buffer.count * 2) }
-        } while status == ERANGE || status == EINTR
-        if let result {
-            self = .group(name: name, groupID: result.pointee.gr_gid)
-        } else if status == 0 {
-            self = .missing(name: name, reason: "no such group")
-        } else {
-            self = .missing(name: name, reason: "getgrnam_r: \(String(cString: strerror(status)))")
+        do {
+            if let found = try NameService.group(named: name) {
+                self = .group(name: name, groupID: found.groupID)
+            } else {
+                self = .missing(name: name, reason: "no such group")
+            }
+        } catch {
+            self = .missing(name: name, reason: "getgrnam_r: \(error)")
         }
     }
 }
@@ -160,26 +155,9 @@ private struct UserRecord {
 
     /// The user with this ID (`getpwuid_r`, then `getgrouplist`); nil when there is none or the lookup failed.
     init?(userID: UInt32) {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 1024)
-        var status: Int32
-        repeat {
-            status = getpwuid_r(userID, &entry, &buffer, buffer.count, &result)
-            if status == ERANGE { buffer = [CChar](repeating: 0, count: buffer.count * 2) }
-        } while status == ERANGE || status == EINTR
-        guard let result, let cName = result.pointee.pw_name else { return nil }
-        name = String(cString: cName)
-        let primaryGroupID = result.pointee.pw_gid
-
-        var groups = [gid_t](repeating: 0, count: 32)
-        var count = Int32(groups.count)
-        // On -1, `count` holds the number needed.
-        while getgrouplist(cName, primaryGroupID, &groups, &count) == -1 {
-            groups = [gid_t](repeating: 0, count: Int(count) + 8)
-            count = Int32(groups.count)
-        }
-        groupIDs = Array(groups.prefix(Int(count)))
+        guard let found = try? NameService.user(id: userID) else { return nil }
+        name = found.name
+        groupIDs = NameService.groupIDs(of: found)
     }
 }
 
@@ -210,7 +188,7 @@ struct LogindSeatSessions: SeatSessions {
     /// sd-login would then answer "no session" for everyone and the rule would wrongly read as checked.
     var unavailableReason: String? {
         let seats = sd_get_seats(nil)
-        if seats < 0 { return "sd_get_seats: \(String(cString: strerror(-seats)))" }
+        if seats < 0 { return "sd_get_seats: \(Errno(seats))" }
         return seats == 0 ? "no seats: systemd-logind is not running" : nil
     }
 
@@ -220,6 +198,6 @@ struct LogindSeatSessions: SeatSessions {
         let result = sd_uid_get_seats(userID, 1, nil)
         if result > 0 { return .active }
         if result == 0 { return .none }
-        return .unavailable("sd_uid_get_seats: \(String(cString: strerror(-result)))")
+        return .unavailable("sd_uid_get_seats: \(Errno(result))")
     }
 }

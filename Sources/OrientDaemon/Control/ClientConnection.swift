@@ -1,6 +1,7 @@
 import EventLoop
 import OrientProtocol
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -115,7 +116,7 @@ final class ClientConnection {
                 case EINTR: continue
                 case EAGAIN: return
                 default:
-                    close(because: "read failed: \(String(cString: strerror(errno)))")
+                    close(because: "read failed: \(Errno.current)")
                     return
                 }
             }
@@ -165,18 +166,13 @@ final class ClientConnection {
 
     /// Writes `bytes[start...]`; the count written (0 if the socket is full), or -1 after closing on an error.
     private func write(_ bytes: [UInt8], from start: Int) -> Int {
-        while true {
-            let written = bytes.withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress! + start, raw.count - start, Int32(MSG_NOSIGNAL))
-            }
-            if written >= 0 { return written }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return 0
-            default:
-                close(because: "write failed: \(String(cString: strerror(errno)))")
-                return -1
-            }
+        do throws(Errno) {
+            return try FileDescriptor(rawValue: fd).write(bytes, from: start, using: .send)
+        } catch .wouldBlock {
+            return 0
+        } catch {
+            close(because: "write failed: \(error)")
+            return -1
         }
     }
 

@@ -1,3 +1,5 @@
+public import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,9 +31,9 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
             (buffer) throws(PeerCredentialsError) -> PeerCredentials in
             var length = socklen_t(size)
             guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, buffer.baseAddress, &length) == 0 else {
-                throw PeerCredentialsError(socket: fd, errorNumber: errno)
+                throw PeerCredentialsError(socket: fd, errno: .current)
             }
-            guard length == size else { throw PeerCredentialsError(socket: fd, errorNumber: EINVAL) }
+            guard length == size else { throw PeerCredentialsError(socket: fd, errno: .invalidArgument) }
             return PeerCredentials(
                 processID: buffer.load(fromByteOffset: 0, as: Int32.self),
                 userID: buffer.load(fromByteOffset: 4, as: UInt32.self),
@@ -50,16 +52,16 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
 public struct PeerCredentialsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The socket asked about.
     public let socket: Int32
-    /// The errno `getsockopt` set.
-    public let errorNumber: Int32
+    /// The error `getsockopt` reported.
+    public let errno: Errno
 
-    init(socket: Int32, errorNumber: Int32) {
+    init(socket: Int32, errno: Errno) {
         self.socket = socket
-        self.errorNumber = errorNumber
+        self.errno = errno
     }
 
     /// The failure as one line, such as `getsockopt(fd 7, SO_PEERCRED): Socket operation on non-socket`.
     public var description: String {
-        "getsockopt(fd \(socket), SO_PEERCRED): \(String(cString: strerror(errorNumber)))"
+        "getsockopt(fd \(socket), SO_PEERCRED): \(errno)"
     }
 }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,10 +8,10 @@ import Glibc
 struct SocketError: Error, CustomStringConvertible {
     var operation: String
     var subject: String
-    var errorNumber: Int32
+    var errno: Errno
 
     var description: String {
-        "\(operation)(\(subject)): \(String(cString: strerror(errorNumber)))"
+        "\(operation)(\(subject)): \(errno)"
     }
 }
 
@@ -19,15 +21,17 @@ enum SocketCalls {
     /// do what is decided per request from the peer's credentials). A stale socket file left by a
     /// crash is replaced; one another daemon is listening on is an error.
     static func listen(at path: String, backlog: Int32 = 64) throws(SocketError) -> Int32 {
-        var address = sockaddr_un()
-        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw SocketError(operation: "bind", subject: path, errorNumber: ENAMETOOLONG)
+        let address: UnixSocketAddress
+        do throws(Errno) {
+            address = try UnixSocketAddress(path: path)
+        } catch {
+            throw SocketError(operation: "bind", subject: path, errno: error)
         }
         if isListening(at: path) {
             throw SocketError(
                 operation: "bind",
                 subject: path + " (another orientd is listening there)",
-                errorNumber: EADDRINUSE
+                errno: Errno(EADDRINUSE)
             )
         }
         unlink(path)
@@ -36,49 +40,29 @@ enum SocketCalls {
             Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
             0
         )
-        guard fd >= 0 else { throw SocketError(operation: "socket", subject: "AF_UNIX", errorNumber: errno) }
-        fill(&address, path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
-            let error = errno
+        guard fd >= 0 else { throw SocketError(operation: "socket", subject: "AF_UNIX", errno: .current) }
+        guard address.withSocketAddress({ bind(fd, $0, $1) }) == 0 else {
+            let error = Errno.current
             close(fd)
-            throw SocketError(operation: "bind", subject: path, errorNumber: error)
+            throw SocketError(operation: "bind", subject: path, errno: error)
         }
         chmod(path, 0o666)
         guard Glibc.listen(fd, backlog) == 0 else {
-            let error = errno
+            let error = Errno.current
             close(fd)
             unlink(path)
-            throw SocketError(operation: "listen", subject: path, errorNumber: error)
+            throw SocketError(operation: "listen", subject: path, errno: error)
         }
         return fd
     }
 
     /// Whether a daemon answers at `path`.
     static func isListening(at path: String) -> Bool {
+        guard let address = try? UnixSocketAddress(path: path) else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        fill(&address, path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
-    }
-
-    private static func fill(_ address: inout sockaddr_un, _ path: String) {
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.initializeMemory(as: UInt8.self, repeating: 0)
-            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
-        }
+        return address.withSocketAddress { connect(fd, $0, $1) } == 0
     }
 
     /// Accepts one connection, non-blocking and close-on-exec; nil when none is waiting.
@@ -94,7 +78,7 @@ enum SocketCalls {
             switch errno {
             case EINTR, ECONNABORTED: continue
             case EAGAIN: return nil
-            default: throw SocketError(operation: "accept", subject: "fd \(listener)", errorNumber: errno)
+            default: throw SocketError(operation: "accept", subject: "fd \(listener)", errno: .current)
             }
         }
     }

@@ -1,5 +1,6 @@
 import CSystemd
 import EventLoop
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ final class BusConnection {
     init(loop: EventLoop, description: String) throws(BusError) {
         var bus: OpaquePointer?
         try BusError.check(sd_bus_open_system(&bus), "sd_bus_open_system")
-        self.bus = bus!
+        self.bus = try BusError.returned(bus, by: "sd_bus_open_system")
         _ = sd_bus_set_description(self.bus, description)
         let attached = loop.withUnsafeEventPointer { event in sd_bus_attach_event(self.bus, event, 0) }
         try BusError.check(attached, "sd_bus_attach_event")
@@ -67,12 +68,12 @@ struct BusError: Error, Sendable, CustomStringConvertible {
     let operation: String
     /// What the call was about, such as the name requested; empty when the operation says it all.
     let subject: String
-    /// The errno value (sd-bus returns `-errno`).
-    let errorNumber: Int32
+    /// Why (sd-bus returns `-errno`).
+    let errno: Errno
 
     var description: String {
         let call = subject.isEmpty ? operation : "\(operation)(\(subject))"
-        return "\(call): \(String(cString: strerror(errorNumber)))"
+        return "\(call): \(errno)"
     }
 
     /// Returns `result` when it is not negative, or throws the error it encodes.
@@ -83,6 +84,15 @@ struct BusError: Error, Sendable, CustomStringConvertible {
         _ subject: @autoclosure () -> String = ""
     ) throws(BusError) -> Int32 {
         guard result < 0 else { return result }
-        throw BusError(operation: operation, subject: subject(), errorNumber: -result)
+        throw BusError(operation: operation, subject: subject(), errno: Errno(result))
+    }
+
+    /// The object a successful call handed back through its out-parameter (a bus, a slot, a track); a call that
+    /// reported success without one is an error (`EINVAL`), not a crash.
+    static func returned(_ object: OpaquePointer?, by operation: String) throws(BusError) -> OpaquePointer {
+        guard let object else {
+            throw BusError(operation: operation, subject: "no object returned", errno: .invalidArgument)
+        }
+        return object
     }
 }

@@ -42,7 +42,7 @@ extension SensorProxyService {
                 ),
                 "sd_bus_track_new"
             )
-            self.track = track!
+            self.track = try BusError.returned(track, by: "sd_bus_track_new")
             // Unretained: the service keeps the claim while it lives, and deinit drops the track with it.
             sd_bus_track_set_userdata(self.track, Unmanaged.passUnretained(self).toOpaque())
             try BusError.check(sd_bus_track_add_name(self.track, name), "sd_bus_track_add_name", name)

@@ -3,6 +3,7 @@ import EventLoop
 import Logging
 import OrientProtocol
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -112,18 +113,18 @@ final class SensorProxyService {
             "sd_bus_add_object_vtable",
             Self.interface
         )
-        slots.append(slot!)
+        slots.append(try BusError.returned(slot, by: "sd_bus_add_object_vtable"))
         try BusError.check(
             sd_bus_add_object_vtable(connection.bus, &slot, Self.compassPath, Self.compassInterface, compass, userdata),
             "sd_bus_add_object_vtable",
             Self.compassInterface
         )
-        slots.append(slot!)
+        slots.append(try BusError.returned(slot, by: "sd_bus_add_object_vtable"))
         try BusError.check(
             sd_bus_add_filter(connection.bus, &slot, Self.filter, userdata),
             "sd_bus_add_filter"
         )
-        slots.append(slot!)
+        slots.append(try BusError.returned(slot, by: "sd_bus_add_filter"))
     }
 
     /// The property getter of both vtables (`sd_bus_property_get_t`): appends the value to the reply.
@@ -207,7 +208,7 @@ final class SensorProxyService {
                 "cannot follow a bus client: its claim is refused",
                 metadata: ["bus-client": "\(sender)", "error": "\(error)"]
             )
-            return error.errorNumber > 0 ? error.errorNumber : EIO
+            return error.errno.rawValue
         }
         claims[sender] = claim
         logger.info(
@@ -245,7 +246,7 @@ final class SensorProxyService {
     /// What went wrong and what to do, for the log and `status`.
     private static func explain(_ error: BusError) -> String {
         let prefix = "cannot serve \(busName) on the system bus (the control socket keeps serving)"
-        switch (error.operation, error.errorNumber) {
+        switch (error.operation, error.errno.rawValue) {
         case ("sd_bus_open_system", _), ("sd_bus_request_name", ECONNREFUSED), ("sd_bus_request_name", ENOENT):
             return "\(prefix): the bus is not reachable: \(error); is dbus running (DBUS_SYSTEM_BUS_ADDRESS)?"
         case ("sd_bus_request_name", EEXIST):

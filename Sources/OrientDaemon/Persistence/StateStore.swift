@@ -1,4 +1,5 @@
 public import Logging
+public import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ public final class StateStore: Sendable {
         switch readFile() {
         case .success(let contents):
             bytes = contents
-        case .failure(let error) where error.errorNumber == ENOENT:
+        case .failure(let error) where error.errno == .noSuchFileOrDirectory:
             logger.info("No saved state; starting unlocked", metadata: ["file": "\(path)"])
             return .defaults
         case .failure(let error):
@@ -60,7 +61,7 @@ public final class StateStore: Sendable {
     public func save(_ state: PersistedState) throws(StateStoreError) {
         // Opened first so that a missing directory fails before anything is written.
         let directoryFD = try Self.check(
-            Self.retrying { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) },
+            retryingInterrupts { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) },
             .openDirectory,
             directory
         )
@@ -75,8 +76,12 @@ public final class StateStore: Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             // mkstemp makes it 0600; the lock is no secret and `get` tells it to anyone anyway.
             try Self.check(fchmod(fd, 0o644), .setPermissions, temporaryPath)
-            try Self.writeAll(state.fileContents, to: fd, path: temporaryPath)
-            try Self.check(Self.retrying { fsync(fd) }, .sync, temporaryPath)
+            do throws(Errno) {
+                try FileDescriptor(rawValue: fd).writeAll(state.fileContents)
+            } catch {
+                throw StateStoreError(.write, path: temporaryPath, errno: error)
+            }
+            try Self.check(retryingInterrupts { fsync(fd) }, .sync, temporaryPath)
             isOpen = false
             // Not retried: Linux releases the fd even when close reports EINTR or a late write error.
             try Self.check(close(fd), .close, temporaryPath)
@@ -89,8 +94,8 @@ public final class StateStore: Sendable {
 
         // The new file is in place and visible; throwing now would have the daemon keep the old lock while the
         // new one is on disk, so a failure to make the rename durable is only logged.
-        if Self.retrying({ fsync(directoryFD) }) < 0 {
-            let error = StateStoreError(.syncDirectory, path: directory, errorNumber: errno)
+        if retryingInterrupts({ fsync(directoryFD) }) < 0 {
+            let error = StateStoreError(.syncDirectory, path: directory, errno: .current)
             logger.warning(
                 "State saved but the directory could not be synced; a crash may bring back the previous lock",
                 metadata: ["file": "\(path)", "error": "\(error)"]
@@ -115,7 +120,7 @@ public final class StateStore: Sendable {
         for component in directory.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                let error = StateStoreError(.createDirectory, path: prefix, errorNumber: errno)
+                let error = StateStoreError(.createDirectory, path: prefix, errno: .current)
                 logger.warning(
                     "Cannot create the state directory; starting unlocked, and the lock will not be saved",
                     metadata: ["directory": "\(directory)", "error": "\(error)"]
@@ -152,18 +157,18 @@ public final class StateStore: Sendable {
 
     /// The whole file, up to ``maximumFileSize``; a larger one is reported as `EFBIG`.
     private func readFile() -> Result<[UInt8], StateStoreError> {
-        let fd = Self.retrying { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(StateStoreError(.read, path: path, errorNumber: errno)) }
+        let fd = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(StateStoreError(.read, path: path, errno: .current)) }
         defer { close(fd) }
         var contents: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = Self.retrying { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            guard count >= 0 else { return .failure(StateStoreError(.read, path: path, errorNumber: errno)) }
+            let count = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            guard count >= 0 else { return .failure(StateStoreError(.read, path: path, errno: .current)) }
             guard count > 0 else { return .success(contents) }
             contents += chunk.prefix(count)
             guard contents.count <= Self.maximumFileSize else {
-                return .failure(StateStoreError(.read, path: path, errorNumber: EFBIG))
+                return .failure(StateStoreError(.read, path: path, errno: Errno(EFBIG)))
             }
         }
     }
@@ -174,33 +179,10 @@ public final class StateStore: Sendable {
         if rename(path, corruptPath) == 0 {
             metadata["moved-to"] = "\(corruptPath)"
         } else {
-            metadata["move-error"] = "\(StateStoreError(.setAside, path: corruptPath, errorNumber: errno))"
+            metadata["move-error"] = "\(StateStoreError(.setAside, path: corruptPath, errno: .current))"
         }
         logger.warning("The saved state cannot be used; starting unlocked", metadata: metadata)
         return .defaults
-    }
-
-    /// Writes every byte, resuming after short writes and `EINTR`.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(StateStoreError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = retrying {
-                bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            }
-            try check(written, .write, path)
-            // A regular file never takes zero bytes of a non-empty write; guard against spinning anyway.
-            guard written > 0 else { throw StateStoreError(.write, path: path, errorNumber: EIO) }
-            offset += written
-        }
-    }
-
-    /// Calls `body` again while it fails with `EINTR`.
-    private static func retrying<Value: FixedWidthInteger>(_ body: () -> Value) -> Value {
-        var result: Value
-        repeat {
-            result = body()
-        } while result == -1 && errno == EINTR
-        return result
     }
 
     /// Returns `result` unless it is -1, in which case it throws the step's error with `errno`.
@@ -211,7 +193,7 @@ public final class StateStore: Sendable {
         _ path: String
     ) throws(StateStoreError) -> Value {
         guard result == -1 else { return result }
-        throw StateStoreError(operation, path: path, errorNumber: errno)
+        throw StateStoreError(operation, path: path, errno: .current)
     }
 }
 
@@ -284,17 +266,17 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     public let operation: Operation
     /// The file or directory the step was about; for ``Operation/rename``, the destination `state.json`.
     public let path: String
-    /// The errno the system call set, such as `ENOSPC`.
-    public let errorNumber: Int32
+    /// The error the system call reported, such as `ENOSPC`.
+    public let errno: Errno
 
-    init(_ operation: Operation, path: String, errorNumber: Int32) {
+    init(_ operation: Operation, path: String, errno: Errno) {
         self.operation = operation
         self.path = path
-        self.errorNumber = errorNumber
+        self.errno = errno
     }
 
     /// The failure as one line, such as `write /var/lib/orientd/.state.json.Xa81Qz: No space left on device`.
     public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(errorNumber)))"
+        "\(operation) \(path): \(errno)"
     }
 }

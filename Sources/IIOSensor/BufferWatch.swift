@@ -1,0 +1,119 @@
+/// The watch over a buffer's delivery, as a value: counts and clocks in, keep / re-validate / fall back out.
+///
+/// Many drivers stop delivering after a suspend. The sensor looks at the buffer every `PollFallbackSec=` / 2 with
+/// the number of usable samples handed on so far and the time the system spent suspended, and tells the watch the
+/// time of every sample. A suspend, two samples more than ``Settings/clockJump`` apart, or a buffer that delivered
+/// and then stays silent for `PollFallbackSec=` (two silent looks) asks for a re-validation: the buffer disabled and
+/// enabled again. A buffer that never delivered (at the start, or after a re-validation), or one that needs
+/// re-validating again before it delivered a watch period's worth of samples, is replaced by polling.
+///
+/// No clock is read and nothing is allocated here: the sensor passes the loop's cached clocks and the sample times.
+struct BufferWatch: Equatable, Sendable {
+    /// What the watch is told to judge by.
+    struct Settings: Equatable, Sendable {
+        /// Consecutive samples, or looks, this far apart in suspended time (seconds) mean a suspend.
+        var clockJump: Double
+        /// Usable samples a re-validated buffer must deliver before it may be re-validated again: a watch
+        /// period's worth (`rate` × `PollFallbackSec=`), at least one.
+        var enoughAfterRevalidation: Int
+
+        /// The settings for a sensor asking for `rate` samples per second and falling back after `pollFallback`.
+        init(clockJump: Double, rate: Double, pollFallback: Double) {
+            self.clockJump = clockJump
+            enoughAfterRevalidation = Int(max(1, rate * pollFallback))
+        }
+    }
+
+    /// Why the buffer is re-validated or replaced.
+    indirect enum Cause: Equatable, Sendable {
+        /// The system was suspended for this many seconds between two looks.
+        case suspended(seconds: Double)
+        /// Two consecutive samples were this many seconds apart (a suspend, or the clock was set).
+        case clockJumped(seconds: Double)
+        /// The buffer delivered, then nothing usable for `PollFallbackSec=`.
+        case silent
+        /// The buffer delivered nothing usable within `PollFallbackSec=` of being enabled.
+        case neverDelivered
+        /// The buffer delivered nothing usable within `PollFallbackSec=` of being enabled again.
+        case silentAfterRevalidation
+        /// A re-validation was asked for this cause soon after the previous one: it did not help.
+        case againSoonAfterRevalidation(Cause)
+    }
+
+    /// What to do with the buffer.
+    enum Verdict: Equatable, Sendable {
+        /// Go on capturing through it.
+        case keep
+        /// Disable and enable it again.
+        case revalidate(Cause)
+        /// Stop it and poll instead.
+        case fallBack(Cause)
+    }
+
+    let settings: Settings
+    /// Usable samples handed on when this buffer was enabled.
+    let usableAtStart: Int
+    /// Usable samples handed on at the previous look.
+    private(set) var usableAtLastLook: Int
+    /// Consecutive looks that found no new usable sample.
+    private(set) var silentLooks = 0
+    /// Time spent suspended (CLOCK_BOOTTIME − CLOCK_MONOTONIC) at the previous look: it grows by every suspend.
+    private(set) var asleepOffset: Double
+    /// The time of the previous sample; NaN before the first.
+    private(set) var lastSampleTime = Double.nan
+    /// Usable samples handed on when this buffer was enabled again by a re-validation; nil when it is the first
+    /// buffer of this capture.
+    let usableAtRevalidation: Int?
+
+    /// The watch of a buffer just enabled, with `usable` samples handed on so far and `asleepOffset` the time
+    /// spent suspended until now; `revalidation`, when it was enabled again by a re-validation.
+    init(settings: Settings, usable: Int, asleepOffset: Double, revalidation: Int? = nil) {
+        self.settings = settings
+        usableAtStart = usable
+        usableAtLastLook = usable
+        self.asleepOffset = asleepOffset
+        usableAtRevalidation = revalidation
+    }
+
+    /// Whether this buffer was enabled again by a re-validation.
+    var revalidated: Bool { usableAtRevalidation != nil }
+
+    /// A look at the buffer, every `PollFallbackSec=` / 2: `usable` samples handed on so far, `asleepOffset` the
+    /// time spent suspended until now.
+    mutating func look(usable: Int, asleepOffset: Double) -> Verdict {
+        let slept = asleepOffset - self.asleepOffset
+        self.asleepOffset = asleepOffset
+        if slept > settings.clockJump {
+            return revalidation(because: .suspended(seconds: slept), usable: usable)
+        }
+        if usable != usableAtLastLook {
+            usableAtLastLook = usable
+            silentLooks = 0
+            return .keep
+        }
+        silentLooks += 1
+        guard silentLooks >= 2 else { return .keep }
+        if usable != usableAtStart {
+            return revalidation(because: .silent, usable: usable)
+        }
+        return .fallBack(revalidated ? .silentAfterRevalidation : .neverDelivered)
+    }
+
+    /// A sample read at `time` (usable or not): the cause of a re-validation when the clock jumped since the
+    /// previous one, to be asked for outside the capture's callback with ``revalidation(because:usable:)``.
+    mutating func sample(at time: Double) -> Cause? {
+        let gap = time - lastSampleTime
+        lastSampleTime = time
+        return gap.magnitude > settings.clockJump ? .clockJumped(seconds: gap) : nil
+    }
+
+    /// Whether a re-validation for `cause` may go ahead with `usable` samples handed on so far: not when the
+    /// buffer was re-validated before and has not delivered ``Settings/enoughAfterRevalidation`` since (a driver
+    /// that sends one scan when enabled and then nothing, or scans far apart): then poll, do not loop.
+    func revalidation(because cause: Cause, usable: Int) -> Verdict {
+        if let since = usableAtRevalidation, usable - since < settings.enoughAfterRevalidation {
+            return .fallBack(.againSoonAfterRevalidation(cause))
+        }
+        return .revalidate(cause)
+    }
+}

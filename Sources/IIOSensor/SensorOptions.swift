@@ -1,0 +1,36 @@
+public import OrientationCore
+
+/// How to find and read the accelerometer (CONFIG.md `[Sensor]`).
+public struct SensorOptions: Sendable {
+    /// A libiio URI; nil for the local machine.
+    public var uri: String?
+    /// A device to use instead of choosing: id, name, label or sysfs path.
+    public var device: String?
+    /// Samples per second to ask for (5–400).
+    public var rate: Double
+    /// Seconds without a scan after enabling the buffer before polling instead.
+    public var pollFallback: Double
+    /// A configured mount matrix that overrides udev and sysfs.
+    public var mountMatrix: MountMatrix?
+    /// Poll even when the buffer could be used.
+    public var forcePolling: Bool
+    /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
+    public var handsOnImplausibleReadings = false
+
+    /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz, 2 s fallback.
+    public init(
+        uri: String? = nil,
+        device: String? = nil,
+        rate: Double = 20,
+        pollFallback: Double = 2,
+        mountMatrix: MountMatrix? = nil,
+        forcePolling: Bool = false
+    ) {
+        self.uri = uri
+        self.device = device
+        self.rate = rate
+        self.pollFallback = pollFallback
+        self.mountMatrix = mountMatrix
+        self.forcePolling = forcePolling
+    }
+}

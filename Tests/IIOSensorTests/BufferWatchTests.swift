@@ -1,0 +1,151 @@
+import Testing
+
+@testable import IIOSensor
+
+/// The buffer watch's decisions, step by step: what a look or a sample leads to, without a device.
+@Suite struct BufferWatchTests {
+    /// 20 Hz with `PollFallbackSec=2`: looks every second, 40 samples to deliver after a re-validation.
+    static let settings = BufferWatch.Settings(clockJump: 5, rate: 20, pollFallback: 2)
+
+    /// One step of a scenario: a look with the usable samples so far and the time spent suspended so far, and
+    /// the verdict it must give.
+    struct Look: Sendable, CustomTestStringConvertible {
+        var usable: Int
+        var asleep: Double = 0
+        var verdict: BufferWatch.Verdict = .keep
+
+        var testDescription: String { "look(usable: \(usable), asleep: \(asleep)) → \(verdict)" }
+    }
+
+    /// A scenario: a watch started at `start` usable samples (re-validated at `revalidation`), then looks.
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        var name: String
+        var start: Int
+        var revalidation: Int? = nil
+        var looks: [Look]
+
+        var testDescription: String { name }
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "a buffer that delivers is kept", start: 0, looks: [Look(usable: 20), Look(usable: 40)]),
+        Scenario(
+            name: "a buffer that never delivers is replaced after two silent looks",
+            start: 7,
+            looks: [Look(usable: 7), Look(usable: 7, verdict: .fallBack(.neverDelivered))]
+        ),
+        Scenario(
+            name: "a buffer that delivered and falls silent is re-validated after two silent looks",
+            start: 0,
+            looks: [Look(usable: 5), Look(usable: 5), Look(usable: 5, verdict: .revalidate(.silent))]
+        ),
+        Scenario(
+            name: "a sample between two silent looks starts the count again",
+            start: 0,
+            looks: [
+                Look(usable: 3), Look(usable: 3), Look(usable: 4), Look(usable: 4),
+                Look(usable: 4, verdict: .revalidate(.silent)),
+            ]
+        ),
+        Scenario(
+            name: "a suspend longer than the clock jump re-validates at once",
+            start: 0,
+            looks: [
+                Look(usable: 20, asleep: 1),
+                Look(usable: 40, asleep: 31, verdict: .revalidate(.suspended(seconds: 30))),
+            ]
+        ),
+        Scenario(
+            name: "a short suspend is a look like any other",
+            start: 0,
+            looks: [
+                Look(usable: 20, asleep: 4), Look(usable: 20, asleep: 8),
+                Look(usable: 20, asleep: 12, verdict: .revalidate(.silent)),
+            ]
+        ),
+        Scenario(
+            name: "a buffer enabled again that stays silent is replaced",
+            start: 50,
+            revalidation: 50,
+            looks: [Look(usable: 50), Look(usable: 50, verdict: .fallBack(.silentAfterRevalidation))]
+        ),
+        Scenario(
+            name: "a buffer enabled again that falls silent before a watch period's worth is replaced",
+            start: 50,
+            revalidation: 50,
+            looks: [
+                Look(usable: 60), Look(usable: 60),
+                Look(usable: 60, verdict: .fallBack(.againSoonAfterRevalidation(.silent))),
+            ]
+        ),
+        Scenario(
+            name: "a buffer enabled again that delivered a watch period's worth is re-validated again",
+            start: 50,
+            revalidation: 50,
+            looks: [Look(usable: 90), Look(usable: 90), Look(usable: 90, verdict: .revalidate(.silent))]
+        ),
+        Scenario(
+            name: "a suspend soon after a re-validation is polled instead",
+            start: 50,
+            revalidation: 50,
+            looks: [
+                Look(usable: 55, asleep: 60, verdict: .fallBack(.againSoonAfterRevalidation(.suspended(seconds: 60))))
+            ]
+        ),
+    ]
+
+    @Test(arguments: scenarios)
+    func looks(scenario: Scenario) {
+        var watch = BufferWatch(
+            settings: Self.settings,
+            usable: scenario.start,
+            asleepOffset: 0,
+            revalidation: scenario.revalidation
+        )
+        #expect(watch.revalidated == (scenario.revalidation != nil))
+        for (index, look) in scenario.looks.enumerated() {
+            let verdict = watch.look(usable: look.usable, asleepOffset: look.asleep)
+            #expect(verdict == look.verdict, "look \(index + 1): \(look.testDescription)")
+        }
+    }
+
+    /// Sample times in, a clock jump out: only between two samples, either way, more than the clock jump apart.
+    @Test(
+        arguments: [
+            ([100.0, 100.05, 100.1], [nil, nil, nil]),
+            ([100, 100.05, 110], [nil, nil, BufferWatch.Cause.clockJumped(seconds: 9.95)]),
+            ([100, 40], [nil, .clockJumped(seconds: -60)]),
+            ([100, 104.9, 109.8], [nil, nil, nil]),
+        ] as [([Double], [BufferWatch.Cause?])]
+    )
+    func clockJumps(times: [Double], causes: [BufferWatch.Cause?]) {
+        var watch = BufferWatch(settings: Self.settings, usable: 0, asleepOffset: 0)
+        let found = times.map { watch.sample(at: $0) }
+        #expect(found.count == causes.count)
+        for (cause, expected) in zip(found, causes) {
+            switch (cause, expected) {
+            case (nil, nil): break
+            case (.clockJumped(let seconds)?, .clockJumped(let expectedSeconds)?):
+                #expect(abs(seconds - expectedSeconds) < 1e-9)
+            default: Issue.record("\(String(describing: cause)) is not \(String(describing: expected))")
+            }
+        }
+    }
+
+    /// A re-validation asked for outside a look (a clock jump) follows the same rule as one from a look.
+    @Test func aClockJumpSoonAfterARevalidationFallsBack() {
+        let fresh = BufferWatch(settings: Self.settings, usable: 10, asleepOffset: 0)
+        let cause = BufferWatch.Cause.clockJumped(seconds: 12)
+        #expect(fresh.revalidation(because: cause, usable: 11) == .revalidate(cause))
+        let again = BufferWatch(settings: Self.settings, usable: 20, asleepOffset: 0, revalidation: 20)
+        #expect(again.revalidated)
+        #expect(again.revalidation(because: cause, usable: 59) == .fallBack(.againSoonAfterRevalidation(cause)))
+        #expect(again.revalidation(because: cause, usable: 60) == .revalidate(cause))
+    }
+
+    /// At least one sample after a re-validation, however low the rate and short the fallback.
+    @Test func aSlowSensorNeedsOneSampleAfterARevalidation() {
+        #expect(BufferWatch.Settings(clockJump: 5, rate: 0.2, pollFallback: 1).enoughAfterRevalidation == 1)
+        #expect(BufferWatch.Settings(clockJump: 5, rate: 400, pollFallback: 0.5).enoughAfterRevalidation == 200)
+    }
+}

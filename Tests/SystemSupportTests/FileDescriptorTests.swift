@@ -1,0 +1,73 @@
+import Glibc
+import SystemSupport
+import Testing
+
+@Suite struct FileDescriptorTests {
+    /// More than a pipe holds at once, into a non-blocking pipe read from another thread: every byte arrives,
+    /// in order, however the writes were cut short.
+    @Test func writeAllDeliversEveryByteThroughAFullPipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let reader = ends[0]
+        let received = Thread.collect(from: reader)
+        try FileDescriptor(rawValue: ends[1]).writeAll(bytes)
+        close(ends[1])
+        #expect(received.wait() == bytes)
+    }
+
+    @Test func writeAllReportsTheErrorOfTheCall() {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        // A pipe without a reader: EPIPE through send would be ENOTSOCK; write(2) with SIGPIPE ignored is EPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        #expect(throws: Errno(EPIPE)) { try FileDescriptor(rawValue: ends[1]).writeAll("lost") }
+        #expect(throws: Errno(ENOTSOCK)) { try FileDescriptor(rawValue: ends[1]).writeAll("lost", using: .send) }
+    }
+
+    @Test func writingNothingWritesNothing() throws {
+        #expect(try FileDescriptor(rawValue: -1).write(UnsafeRawBufferPointer(start: nil, count: 0)) == 0)
+        try FileDescriptor(rawValue: -1).writeAll([])
+    }
+}
+
+/// A thread that reads a descriptor to its end.
+private final class Thread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let fd: Int32
+    private var bytes: [UInt8] = []
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    static func collect(from fd: Int32) -> Thread {
+        let reader = Thread(fd: fd)
+        let context = Unmanaged.passRetained(reader).toOpaque()
+        pthread_create(
+            &reader.thread,
+            nil,
+            { context in
+                let reader = Unmanaged<Thread>.fromOpaque(context!).takeRetainedValue()
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { read(reader.fd, $0.baseAddress, $0.count) }
+                    if count <= 0 { break }
+                    reader.bytes += chunk.prefix(count)
+                }
+                return nil
+            },
+            context
+        )
+        return reader
+    }
+
+    func wait() -> [UInt8] {
+        pthread_join(thread, nil)
+        return bytes
+    }
+}
