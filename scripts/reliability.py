@@ -27,10 +27,11 @@ Each check starts its own daemon; one that does not start fails that check, with
 others still run. The last line counts the checks that passed, failed and were skipped; the exit status
 is 1 if one failed. `full` needs root (it mounts a tmpfs); without it it says SKIP.
 
---seed N gives every check its own random generator, so the same seed makes the same random choices in
-the same order whatever else runs or however long anything takes: the torture lines and their batches,
-the churn cycles, each crash round's timings and lock choices. (Which request a SIGKILL cuts short is a
-matter of time, so the lock a crash round starts from may still differ between two runs.)
+--seed N gives every check its own random generator (and each crash round its own), so the same seed
+makes the same random choices in the same order whatever else runs or however long anything takes: the
+torture lines and their batches, the churn cycles, each crash round's kill time and lock choices. Only
+how many of its requests a crash round sends before the kill is a matter of time (and so the lock the
+next round starts from).
 The torture lines come from Tests/Corpus/protocol-torture.json, the corpus the Swift test reads too.
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
 """
@@ -394,11 +395,13 @@ def check_crash(run):
             if restored != read_state(state_file) and not (restored is None and not os.path.exists(state_file)):
                 failures.append(f"round {round_}: restored {restored}, file {read_state(state_file)}")
             acked = restored
-            deadline = time.monotonic() + rng.random() * 0.08
+            # The round's times first, then one draw per request: the same seed gives the same draws in the same
+            # order, only how many requests go out before the kill depends on time.
+            deadline, pause = time.monotonic() + rng.random() * 0.08, rng.random() * 0.002
             in_flight = NOTHING
             ident = 1
             while True:
-                choice = rng.choice([lock for lock in LOCKS if lock != acked])
+                choice = [lock for lock in LOCKS if lock != acked][rng.randrange(len(LOCKS) - 1)]
                 method, params = lock_request(choice)
                 ident += 1
                 request = {"id": ident, "method": method}
@@ -416,7 +419,7 @@ def check_crash(run):
                 locks_total += 1
                 if time.monotonic() >= deadline:
                     break
-            time.sleep(rng.random() * 0.002)  # the request in flight is being handled, or its save is under way
+            time.sleep(pause)  # the request in flight is being handled, or its save is under way
             daemon.kill()
             conn.close()
         temporaries += len([n for n in os.listdir(state_dir) if n.startswith(".state.json.")])
