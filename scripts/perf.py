@@ -28,7 +28,7 @@ import tempfile
 import time
 
 from orientd_harness.checks import Failure
-from orientd_harness.daemon import Daemon, exit_on_sigterm, raise_nofile
+from orientd_harness.daemon import Daemon, DaemonStartError, exit_on_sigterm, raise_nofile
 from orientd_harness.device import POSES, EmulatedAccelerometer, scan, tour
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import CLK_TCK, cpu_seconds, rss_by_mapping, status_field, switches
@@ -398,7 +398,8 @@ def main():
                 section(run)
             except Exception as error:  # one section that cannot be measured does not stop the others
                 failed.append(name)
-                print(f"{name}: not measured: {error if isinstance(error, Failure) else repr(error)}", flush=True)
+                reason = error if isinstance(error, (Failure, DaemonStartError)) else f"{type(error).__name__}: {error}"
+                print(f"{name}: not measured: {reason}", flush=True)
     if failed:
         sys.exit(f"perf: not measured: {', '.join(failed)}")
 
