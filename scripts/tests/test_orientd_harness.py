@@ -34,7 +34,9 @@ import orientd_harness.figures, orientd_harness.proc, orientd_harness.torture
 after = set(os.listdir(tempfile.gettempdir()))
 print(sorted(after - before), signal.getsignal(signal.SIGTERM) is handler, atexit._ncallbacks(), "gi" in sys.modules)
 """
-        out = subprocess.run([sys.executable, "-c", probe], cwd=SCRIPTS, capture_output=True, text=True, check=True)
+        with tempfile.TemporaryDirectory() as private:  # a temporary folder of its own: others use the shared one
+            out = subprocess.run([sys.executable, "-c", probe], cwd=SCRIPTS, capture_output=True, text=True,
+                                 check=True, env=dict(os.environ, TMPDIR=private))
         self.assertEqual(out.stdout.split(), ["[]", "True", "0", "False"], out.stderr)
 
 
