@@ -27,28 +27,12 @@ import sys
 import tempfile
 import time
 
-from orientd_harness.checks import Failure
-from orientd_harness.daemon import Daemon, DaemonStartError, exit_on_sigterm, raise_nofile
+from orientd_harness.daemon import Failure, Run, exit_on_sigterm, raise_nofile
 from orientd_harness.device import POSES, EmulatedAccelerometer, scan, tour
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import CLK_TCK, cpu_seconds, rss_by_mapping, status_field, switches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-class Run:
-    def __init__(self, a, device, work):
-        self.a, self.device, self.work = a, device, work
-
-    def daemon(self, name, *args, **options):
-        return Daemon(self.a.orientd, self.work, name, *args, device=self.device, **options)
-
-
-def begin(client, daemon, device, buffered=True):
-    client.send({"id": 1, "method": "begin"})
-    if buffered and not device.wait_for_buffer(True, 10, daemon.alive):
-        raise Failure("the daemon did not enable the buffer")
-    client.messages(0.1)
 
 
 def feed(device, samples, client, daemon, chunk=1000):
@@ -116,7 +100,7 @@ def section_poll(run):
     latencies = []
     with run.daemon("poll", "--poll") as daemon:
         client = daemon.connect()
-        begin(client, daemon, device, buffered=False)
+        daemon.begin(client, buffered=False)
         client.messages(0.5)
         pose = 0
         for change in range(a.poll_changes):
@@ -148,7 +132,8 @@ def section_cpu_memory_idle(run):
         pid = daemon.pid
         rss_start = status_field(pid, "VmRSS")
         client = daemon.connect()
-        begin(client, daemon, device)
+        daemon.begin(client)
+        client.messages(0.1)
 
         print("\n== 2. CPU time of the daemon per 100,000 samples")
         samples = still_samples(1_000_000, 0)
@@ -290,7 +275,7 @@ def section_fanout(run):
     with run.daemon("fanout", "--rate", "100", "--poll-fallback-sec", "10",
                     config=f"[Server]\nMaxClients={a.clients + 100}\n", nofile=a.clients + 200) as daemon:
         first = daemon.connect()
-        begin(first, daemon, device)
+        daemon.begin(first)
         reader = subprocess.Popen([reader_binary, daemon.socket, str(a.clients)], stdout=subprocess.PIPE,
                                   preexec_fn=lambda: raise_nofile(a.clients + 200))
         try:
@@ -398,7 +383,7 @@ def main():
                 section(run)
             except Exception as error:  # one section that cannot be measured does not stop the others
                 failed.append(name)
-                reason = error if isinstance(error, (Failure, DaemonStartError)) else f"{type(error).__name__}: {error}"
+                reason = error if isinstance(error, Failure) else f"{type(error).__name__}: {error}"
                 print(f"{name}: not measured: {reason}", flush=True)
     if failed:
         sys.exit(f"perf: not measured: {', '.join(failed)}")

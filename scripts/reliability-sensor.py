@@ -31,8 +31,8 @@ import tempfile
 import time
 
 from orientd_harness import checks
-from orientd_harness.checks import Failure
-from orientd_harness.daemon import Daemon, exit_on_sigterm
+from orientd_harness.client import NoReply
+from orientd_harness.daemon import Daemon, Failure, Run, exit_on_sigterm
 from orientd_harness.device import EmulatedAccelerometer, Feed
 from orientd_harness.figures import machine, percentile
 
@@ -44,7 +44,7 @@ class Watched(Daemon):
     """A daemon at 50 Hz with a client, whose events are kept in `seen` as the check waits for them."""
 
     def __init__(self, run, name, *args):
-        super().__init__(run.a.orientd, run.work, name, "--rate", "50", *args, device=run.device)
+        super().__init__(run.a.orientd, run.work, name, *run.defaults, *args, device=run.device)
         self.seen = []
 
     def start(self):
@@ -56,7 +56,7 @@ class Watched(Daemon):
         """The result of a request; the events read on the way are kept for `wait_event`."""
         try:
             return self.client.result(method)
-        except Exception as error:
+        except NoReply as error:
             raise Failure(str(error)) from None
 
     def events(self, timeout):
@@ -77,18 +77,13 @@ class Watched(Daemon):
             raise Failure(f"no {what} within {timeout} s" + ("" if self.alive() else " (the daemon exited)"))
         return message.arrived, message
 
-    def begin(self, device, buffered=True):
+    def begin(self, buffered=True):
         self.client.pending = []
-        self.call("begin")
+        try:
+            super().begin(self.client, buffered)
+        except NoReply as error:
+            raise Failure(str(error)) from None
         self.seen = []  # events taken by wait_event from here on (the sensor event of begin included)
-        if buffered and not device.wait_for_buffer(True, 10, self.alive):
-            raise Failure("the buffer was not enabled")
-
-
-class Run:
-    def __init__(self, a, device, work):
-        self.a, self.device, self.work = a, device, work
-        self.feed = Feed(device)
 
 
 def device_of(message):
@@ -114,7 +109,7 @@ def check_hotplug(run):
     bed = run.device
     try:
         with Watched(run, "hotplug", "--poll-fallback-sec", "10") as d:
-            d.begin(bed)
+            d.begin()
             first_pose(d, run)
             if not wait_until(lambda: bed.monitors(), 10):
                 raise Failure("the daemon's udev monitor does not listen")
@@ -148,7 +143,7 @@ def check_read_error(run):
     attribute = os.path.join(bed.sysfs, "in_accel_x_raw")
     try:
         with Watched(run, "read-error", "--poll") as d:
-            d.begin(bed, buffered=False)
+            d.begin(buffered=False)
             d.wait_event(lambda m: device_of(m) == "landscape-left", 10, "first orientation")
             os.remove(attribute)
             os.mkdir(attribute)
@@ -181,7 +176,7 @@ def check_read_error(run):
 
 def check_reading(run, name, bad, after_pose):
     with Watched(run, name, "--poll-fallback-sec", "10") as d:
-        d.begin(run.device)
+        d.begin()
         if after_pose:
             first_pose(d, run)
         before = d.call("status")["sensor"]["samples_read"]
@@ -201,7 +196,7 @@ def check_reading(run, name, bad, after_pose):
 def check_silent(run, stays):
     bed = run.device
     with Watched(run, "stays-silent" if stays else "silent-buffer", "--poll-fallback-sec", "2") as d:
-        d.begin(bed)
+        d.begin()
         first_pose(d, run)
         d.seen = []
         bed.set("buffer/enable", "0")
@@ -237,7 +232,7 @@ def check_silent(run, stays):
 def check_clock_jump(run):
     bed = run.device
     with Watched(run, "clock-jump", "--poll-fallback-sec", "10") as d:
-        d.begin(bed)
+        d.begin()
         first_pose(d, run)
         bed.set("buffer/enable", "0")
         run.feed.skip(30)
@@ -281,7 +276,8 @@ def main():
           "child; times from the fault or repair to the event read by a client (Unix socket)", flush=True)
     results = checks.Checks(width=14)
     with tempfile.TemporaryDirectory(prefix="orientd-reliability-sensor-") as work:
-        run = Run(a, EmulatedAccelerometer(), work)
+        run = Run(a, EmulatedAccelerometer(), work, "--rate", "50")
+        run.feed = Feed(run.device)  # one clock for the scans of every check
         for name, check in CHECKS:
             if not only or name in only:
                 results.run(name, check, run)

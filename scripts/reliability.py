@@ -46,8 +46,8 @@ import tempfile
 import time
 
 from orientd_harness import checks, torture
-from orientd_harness.checks import Failure, Skip
-from orientd_harness.daemon import Daemon, exit_on_sigterm
+from orientd_harness.checks import Skip
+from orientd_harness.daemon import Run, exit_on_sigterm
 from orientd_harness.device import EmulatedAccelerometer, Feed
 from orientd_harness.figures import machine
 from orientd_harness.proc import fd_count, kib
@@ -56,23 +56,13 @@ KIB = 1024
 OUTPUT_LIMIT = 256 * KIB  # [Server] OutputLimitKiB= default (PROTOCOL.md)
 
 
-class Run:
-    """What every check gets: the options, the emulated device and the work folder."""
-
-    def __init__(self, a, device, work):
-        self.a, self.device, self.work = a, device, work
-
-    def daemon(self, name, *args, **options):
-        """A daemon at 100 Hz whose poll fallback does not interfere (10 s), on the device."""
-        return Daemon(self.a.orientd, self.work, name, "--rate", "100", "--poll-fallback-sec", "10", *args,
-                      device=self.device, **options)
-
-
-def begin(client, daemon, device):
-    reply = client.call("begin")
-    if not device.wait_for_buffer(True, 10, daemon.alive):
-        raise Failure("the daemon did not enable the buffer")
-    return reply
+def generating(daemon, count):
+    """`count` connections that all generate (the buffer enabled once the first has begun)."""
+    clients = [daemon.connect() for _ in range(count)]
+    daemon.begin(clients[0])
+    for conn in clients[1:]:
+        conn.call("begin")
+    return clients
 
 
 def seq_gaps(events):
@@ -88,7 +78,7 @@ def check_torture(run):
     with run.daemon("torture") as daemon:
         pid, started = daemon.pid, time.monotonic()
         generator = daemon.connect()
-        begin(generator, daemon, run.device)
+        daemon.begin(generator)
         feed = Feed(run.device)
         feed.turn()
         events = [m for m in generator.messages(1.0) if m.is_event]
@@ -296,7 +286,7 @@ def check_churn(run):
         # The baseline comes after one start and stop of the sensor: sd-event makes its timerfd for the monotonic
         # clock at the first timer (the poll fallback) and keeps it for the loop's life.
         warm_up = daemon.connect()
-        begin(warm_up, daemon, device)
+        daemon.begin(warm_up)
         warm_up.close()
         device.wait_for_buffer(False, 10, daemon.alive)
         observer.call("status", ident=2)  # a round trip: the warm-up connection's close is complete, its fd closed
@@ -483,10 +473,7 @@ def check_sigterm(run):
     times, problems, device = [], [], run.device
     for round_ in range(run.a.term_rounds):
         with run.daemon("sigterm") as daemon:
-            clients = [daemon.connect() for _ in range(8)]
-            begin(clients[0], daemon, device)
-            for conn in clients[1:]:
-                conn.call("begin")
+            clients = generating(daemon, 8)
             feed = Feed(device)
             for _ in range(5):
                 feed.turn()
@@ -525,10 +512,7 @@ def check_sigterm(run):
 
 def check_sighup(run):
     with run.daemon("sighup", config="[Policy]\nSupported=all\n") as daemon:
-        clients = [daemon.connect() for _ in range(8)]
-        begin(clients[0], daemon, run.device)
-        for conn in clients[1:]:
-            conn.call("begin")
+        clients = generating(daemon, 8)
         feed, problems, reloads = Feed(run.device), [], 20
         landscape = ["landscape-left", "landscape-right"]
         every = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
@@ -586,7 +570,8 @@ def main():
     device = EmulatedAccelerometer()
     results = checks.Checks(width=8)
     with tempfile.TemporaryDirectory(prefix="orientd-reliability-") as work:
-        run = Run(a, device, work)
+        # Every daemon at 100 Hz, its poll fallback (10 s) out of the way.
+        run = Run(a, device, work, "--rate", "100", "--poll-fallback-sec", "10")
         for name, check, selected_by in CHECKS:
             if not only or only & selected_by:
                 results.run(name, check, run)

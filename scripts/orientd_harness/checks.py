@@ -6,11 +6,9 @@ FAIL line with the reason, and the next check still runs. Any other exception is
 """
 import random
 
-from .daemon import DaemonStartError
+from .daemon import Failure
 
-
-class Failure(Exception):
-    """A check that could not go on: its reason is the figure printed."""
+__all__ = ["Checks", "Failure", "Skip", "rng"]
 
 
 class Skip(Exception):
@@ -36,7 +34,7 @@ class Checks:
             ok, figures, *details = check(*args)
         except Skip as skip:
             self.report(name, "SKIP", str(skip))
-        except (Failure, DaemonStartError) as failure:
+        except Failure as failure:  # a daemon that did not start among them
             self.report(name, "FAIL", str(failure))
         except Exception as error:  # a check that cannot finish is a failure, and the others still run
             self.report(name, "FAIL", f"could not finish: {type(error).__name__}: {error}")

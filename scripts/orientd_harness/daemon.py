@@ -9,7 +9,11 @@ import time
 from .client import Client
 
 
-class DaemonStartError(Exception):
+class Failure(Exception):
+    """Something a check or a figure needs did not happen: the message says what, and is printed as its result."""
+
+
+class DaemonStartError(Failure):
     """The daemon could not be run, or exited or stayed silent before it listened; the message says which, with
     the end of its log."""
 
@@ -103,6 +107,14 @@ class Daemon:
     def connect(self, timeout=10):
         return Client(self.socket, timeout)
 
+    def begin(self, client, buffered=True):
+        """Begins generating on `client` and, if `buffered`, waits until the daemon has enabled the device's buffer;
+        the reply."""
+        reply = client.call("begin")
+        if buffered and not self.device.wait_for_buffer(True, 10, self.alive):
+            raise Failure("the daemon did not enable the buffer")
+        return reply
+
     def signal(self, number):
         self.process.send_signal(number)
 
@@ -123,6 +135,18 @@ class Daemon:
                 self.process.kill()
                 self.process.wait()
         return self.process.returncode
+
+
+class Run:
+    """What the checks (or sections) of one script share: its options `a` (`a.orientd` the binary), the emulated
+    device, the work folder, and the options every daemon of the script gets (`defaults`)."""
+
+    def __init__(self, a, device, work, *defaults):
+        self.a, self.device, self.work, self.defaults = a, device, work, list(defaults)
+
+    def daemon(self, name, *args, **options):
+        """A daemon of this run, not started: `with run.daemon(...) as daemon:` starts and stops it."""
+        return Daemon(self.a.orientd, self.work, name, *self.defaults, *args, device=self.device, **options)
 
 
 def raise_nofile(n):
