@@ -90,9 +90,14 @@ perf: deps
 # The reliability checks (docs/reliability.md): the release daemon on an emulated accelerometer, driven
 # through protocol torture, a slow consumer, churn, SIGKILL rounds and signals (scripts/reliability.py),
 # then sensor faults, silences and clock jumps (scripts/reliability-sensor.py); one line per check.
-.PHONY: reliability
-reliability: deps
+# The tests of the scripts' harness (scripts/orientd_harness) run first.
+.PHONY: reliability test-scripts
+reliability: deps test-scripts
 	$(SWIFT) build -c release --product orientd
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && status=0 && \
 		{ scripts/reliability.py $$bin/orientd || status=1; } && \
 		{ scripts/reliability-sensor.py $$bin/orientd || status=1; } && exit $$status
+
+# The tests of scripts/orientd_harness, the harness of the perf, latency and reliability scripts (no build needed).
+test-scripts:
+	/usr/bin/python3 -m unittest discover -s scripts/tests

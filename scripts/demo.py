@@ -11,9 +11,16 @@ Usage: scripts/demo.py ORIENTD ORIENTCTL [--speed 1]
   scans' timestamps, so it decides exactly the same).
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
 """
-import argparse, math, os, shutil, signal, subprocess, sys, tempfile, time
+import argparse
+import math
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 
-import emulated_accelerometer as emulated
+from orientd_harness.daemon import Daemon, DaemonStartError, exit_on_sigterm
+from orientd_harness.device import EmulatedAccelerometer, scan
 
 RATE = 50
 
@@ -60,7 +67,7 @@ def scans():
 def pack(direction, t, i):
     wobble = 0.01 * math.sin(i * 0.9)  # a little hand tremor
     counts = [int(round(1000 * (c + wobble))) for c in direction]
-    return emulated.scan(counts[0], counts[1], counts[2], int(t * 1e9))
+    return scan(counts[0], counts[1], counts[2], int(t * 1e9))
 
 
 def main():
@@ -70,53 +77,43 @@ def main():
     ap.add_argument("--speed", type=float, default=1.0)
     a = ap.parse_args()
 
-    testbed = emulated.testbed()
-    work = tempfile.mkdtemp(prefix="orientd-demo-")
-    sock = os.path.join(work, "socket")
-    env = emulated.child_environment(testbed)
+    exit_on_sigterm("demo")
+    device = EmulatedAccelerometer()
     print("== orientd on an emulated accelerometer (umockdev); orientctl watch prints each change", flush=True)
-    daemon = subprocess.Popen([a.orientd, "run", "--socket", sock, "--state-dir", os.path.join(work, "state")],
-                              env=env, stderr=open(os.path.join(work, "orientd.log"), "w"))
-    watch = None
-    try:
-        for _ in range(500):
-            if os.path.exists(sock) or daemon.poll() is not None:
-                break
-            time.sleep(0.01)
-        if daemon.poll() is not None:
-            sys.exit("demo: orientd did not start:\n" + open(os.path.join(work, "orientd.log")).read())
-        watch = subprocess.Popen([a.orientctl, "--socket", sock, "watch"])
-        if not emulated.wait_for_buffer(testbed, alive=lambda: daemon.poll() is None):
-            sys.exit("demo: orientd did not start the accelerometer")
-        print("== the sensor runs only now that orientctl watch is generating", flush=True)
-        pty = testbed.get_dev_fd(emulated.NODE)
-        start = time.monotonic()
-        sent = 0
-        for data, words in scans():
-            if words:
-                time.sleep(0.05 / a.speed)
-                print(f"-- {words}", flush=True)
-                continue
-            sent += 1
-            due = start + sent / RATE / a.speed
-            pause = due - time.monotonic()
-            if pause > 0:
-                time.sleep(pause)
-            os.write(pty, data)
-        time.sleep(0.3)
-    finally:
-        if watch is not None:
-            watch.send_signal(signal.SIGINT)
-            watch.wait(timeout=10)
-        daemon.send_signal(signal.SIGTERM)
+    with tempfile.TemporaryDirectory(prefix="orientd-demo-") as work:
+        daemon = Daemon(a.orientd, work, "orientd", device=device)
         try:
-            daemon.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-        restored = emulated.attribute(testbed, "buffer/enable") == "0"
-        print(f"== stopped: orientd exited with {daemon.returncode}; the accelerometer is "
-              f"{'restored' if restored else 'NOT restored'}", flush=True)
-        shutil.rmtree(work, ignore_errors=True)
+            daemon.start()
+        except DaemonStartError as error:
+            sys.exit(f"demo: {error}")
+        watch = None
+        try:
+            watch = subprocess.Popen([a.orientctl, "--socket", daemon.socket, "watch"])
+            if not device.wait_for_buffer(alive=daemon.alive):
+                sys.exit("demo: orientd did not start the accelerometer")
+            print("== the sensor runs only now that orientctl watch is generating", flush=True)
+            start = time.monotonic()
+            sent = 0
+            for data, words in scans():
+                if words:
+                    time.sleep(0.05 / a.speed)
+                    print(f"-- {words}", flush=True)
+                    continue
+                sent += 1
+                due = start + sent / RATE / a.speed
+                pause = due - time.monotonic()
+                if pause > 0:
+                    time.sleep(pause)
+                device.write(data)
+            time.sleep(0.3)
+        finally:
+            if watch is not None:
+                watch.send_signal(signal.SIGINT)
+                watch.wait(timeout=10)
+            daemon.stop()
+            restored = device.attribute("buffer/enable") == "0"
+            print(f"== stopped: orientd exited with {daemon.returncode}; the accelerometer is "
+                  f"{'restored' if restored else 'NOT restored'}", flush=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ import Testing
 extension EmulatedDeviceTests {
     /// Reliability, "protocol torture": nothing a client sends takes the daemon down or harms another client.
     ///
-    /// 10,000 random and malformed lines (the full count; `make reliability` runs the same mix) over 50
+    /// 10,000 random and malformed lines of the torture corpus (`Tests/Corpus/protocol-torture.json`, which
+    /// `make reliability` sends too) over 50
     /// connections at once, in batches, plus connections that end badly: a partial line then close, a 1 MiB line,
     /// bytes after the newline then close, a request then close without reading. Every line gets exactly one
     /// reply, in order; every well-formed but wrong request gets its documented error (PROTOCOL.md) and id. A
@@ -12,6 +13,7 @@ extension EmulatedDeviceTests {
     /// framing), plus 4 MiB.
     @Suite struct DaemonTortureTests {
         @Test func tenThousandRandomAndMalformedLinesOverFiftyConnections() async throws {
+            let corpus = try TortureCorpus.load()
             let fixture = AccelerometerFixture()
             let testbed = Testbed()
             try testbed.add(fixture.description)
@@ -39,9 +41,9 @@ extension EmulatedDeviceTests {
                 var batches: [[TortureLine]] = []
                 for slot in slots {
                     let count = min(Int.random(in: 5...30, using: &rng), total - sent)
-                    let batch = (0..<count).map { _ in
+                    let batch = try (0..<count).map { _ in
                         nextID += 1
-                        return TortureLine.random(id: nextID, using: &rng)
+                        return try TortureLine.random(id: nextID, from: corpus, using: &rng)
                     }
                     sent += batch.count
                     let ending: [UInt8] = Int.random(in: 0..<20, using: &rng) == 0 ? [13, 10] : [10]

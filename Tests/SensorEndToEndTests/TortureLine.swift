@@ -1,5 +1,90 @@
 import Foundation
 
+/// The protocol torture corpus, `Tests/Corpus/protocol-torture.json`: the lines the torture test sends, and the mix
+/// it draws them from. `scripts/reliability.py` reads the same file, so the test and `make reliability` send the same
+/// kinds of lines in the same proportions.
+struct TortureCorpus: Decodable {
+    /// One kind of line and its share of the lines drawn.
+    struct Share: Decodable {
+        var kind: String
+        var percent: Double
+    }
+    /// A well-formed request that is wrong: the error code it gets, and whether its id is echoed.
+    struct WrongRequest: Decodable {
+        var line: String
+        var code: String
+        var echoesID: Bool
+    }
+    /// Lines that are not JSON, or not a JSON object, and lines of that many nested arrays.
+    struct NotJSON: Decodable {
+        var code: String
+        var lines: [String]
+        var nestedArrays: [Int]
+    }
+    /// Random bytes after a first byte that keeps them from being a JSON object.
+    struct RandomBytes: Decodable {
+        var code: String
+        var first: String
+        var maxLength: Int
+    }
+    /// Read-only requests with a few bytes changed, added or removed.
+    struct Mangled: Decodable {
+        var changes: [Int]
+        var lines: [String]
+    }
+    /// A request whose params nest `depths` levels deep, at `NESTED`.
+    struct Nested: Decodable {
+        var line: String
+        var code: String
+        var depths: [Int]
+    }
+    /// A request with an odd number, at `NUMBER`.
+    struct OddNumbers: Decodable {
+        var line: String
+        var code: String
+        var numbers: [String]
+    }
+
+    var mix: [Share]
+    var wrongRequests: [WrongRequest]
+    var notJSON: NotJSON
+    var goodRequests: [String]
+    var randomBytes: RandomBytes
+    var mangledRequests: Mangled
+    var duplicateKeys: [String]
+    var nestedParams: Nested
+    var oddNumbers: OddNumbers
+
+    /// The corpus file, found from this source file's place in the repository.
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Corpus/protocol-torture.json").standardized.path
+
+    /// Reads the corpus; an error names the file and what is wrong with it.
+    static func load() throws -> TortureCorpus {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let corpus = try JSONDecoder().decode(TortureCorpus.self, from: data)
+        guard corpus.mix.map(\.percent).reduce(0, +) == 100 else {
+            throw CorpusError(description: "\(path): the mix does not add up to 100 %")
+        }
+        return corpus
+    }
+
+    /// A corpus line's bytes: each character stands for one byte (Latin-1), so that invalid UTF-8 can be written.
+    static func bytes(_ text: String) throws -> [UInt8] {
+        try text.unicodeScalars.map { scalar in
+            guard scalar.value <= 0xFF else {
+                throw CorpusError(description: "\(path): U+\(String(scalar.value, radix: 16)) is not a byte")
+            }
+            return UInt8(scalar.value)
+        }
+    }
+}
+
+/// A corpus file that cannot be used.
+struct CorpusError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// One random request line of the protocol torture, and what the daemon must answer to it (PROTOCOL.md).
 struct TortureLine: CustomStringConvertible {
     /// What the reply must be.
@@ -36,98 +121,56 @@ struct TortureLine: CustomStringConvertible {
         }
     }
 
-    /// Well-formed requests that are wrong, with `ID` for the id: the code, and whether the id is echoed.
-    static let wrongRequests: [(String, String, Bool)] = [
-        (#"{"id": ID, "method": "fly"}"#, "invalid-request", true),
-        (#"{"id": ID}"#, "invalid-request", true),
-        (#"{"id": ID, "method": 7}"#, "invalid-request", true),
-        (#"{"id": ID, "method": null}"#, "invalid-request", true),
-        (#"{"id": ID, "method": ["get"]}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "get", "params": {"now": true}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "get", "params": [1]}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "status", "params": "all"}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "get", "extra": 1}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "hello", "params": {"x": null}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "lock", "params": {"orientation": 5}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "lock", "params": {"orientation": null}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "lock", "params": {"orientation": 1e308}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "lock", "params": {"mask": null}}"#, "invalid-request", true),
-        (
-            #"{"id": ID, "method": "lock", "params": {"orientation": "portrait", "mask": "all"}}"#, "invalid-request",
-            true
-        ),
-        (#"{"id": ID, "method": "lock", "params": {"orientation": "sideways"}}"#, "invalid-orientation", true),
-        (#"{"id": ID, "method": "lock", "params": {"orientation": "unknown"}}"#, "invalid-orientation", true),
-        (#"{"id": ID, "method": "lock", "params": {"mask": "diagonal"}}"#, "invalid-orientation", true),
-        (#"{"id": ID, "method": "lock", "params": {"mask": []}}"#, "empty-mask", true),
-        (#"{"id": ID, "method": "constrain", "params": {}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "constrain", "params": {"mask": 3}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "constrain", "params": {"mask": [1]}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "constrain", "params": {"mask": {"a": 1}}}"#, "invalid-request", true),
-        (#"{"id": ID, "method": "constrain", "params": {"mask": ["portrait", "up"]}}"#, "invalid-orientation", true),
-        (#"{"id": ID, "method": "constrain", "params": {"mask": []}}"#, "empty-mask", true),
-        (#"{"id": ID, "method": "end"}"#, "not-generating", true),
-        (#"{"id": [ID], "method": "get"}"#, "invalid-request", false),
-        (#"{"id": {"n": ID}, "method": "get"}"#, "invalid-request", false),
-        (#"{"id": ID.5, "method": "get"}"#, "invalid-request", false),
-        (#"{"id": true, "method": "get", "n": ID}"#, "invalid-request", false),
-        (#"{"id": 1ID000000000000000000000, "method": "get"}"#, "invalid-request", false),
-        (#"{"id": -IDe300, "method": "get"}"#, "invalid-request", false),
-    ]
-
-    /// Lines that are not JSON, or not a JSON object: `parse-error` with id null. Invalid UTF-8 among them.
-    static let notJSON: [[UInt8]] = [
-        Array("not json".utf8), Array("[1, 2]".utf8), Array(#""get""#.utf8), Array("42".utf8), Array("null".utf8),
-        [], Array("{".utf8), Array(#"{"id": 1, "method": "get""#.utf8), Array(#"{"id": 1,, "method": "get"}"#.utf8),
-        Array("{'id': 1}".utf8), Array(#"{"id": 1 "method": "get"}"#.utf8),
-        Array(#"{"id": 1, "method": "get"} {"id": 2}"#.utf8),
-        Array(#"{"id": 1, "method": "get"#.utf8) + [0xFF] + Array(#""}"#.utf8),
-        Array(#"{"id": 1, "method": "g"#.utf8) + [0xC0, 0xAF] + Array(#"et"}"#.utf8),
-        [0xC3, 0x28, 0xA0, 0xA1], [0xEF, 0xBB, 0xBF] + Array("{}".utf8), [0, 0, 0],
-        Array(repeating: UInt8(ascii: "["), count: 2000) + Array(repeating: UInt8(ascii: "]"), count: 2000),
-    ]
-
-    /// Good requests that change nothing, with `ID` (and `"sID"` for a string id).
-    static let goodRequests = [
-        #"{"id": ID, "method": "get"}"#, #"{"id": ID, "method": "hello"}"#, #"{"id": ID, "method": "status"}"#,
-        #"{"id": "sID", "method": "get", "params": null}"#, #"{"id": ID, "method": "get", "params": {}}"#,
-        #"{ "method" : "hello" , "id" : ID }"#, #"{"id": ID, "method": "constrain", "params": {"mask": null}}"#,
-    ]
-
-    /// A random line with id `id`: wrong requests, lines that are not JSON, good ones, random bytes, good ones with
-    /// a byte or two changed, duplicate keys, deep nesting, huge numbers.
-    static func random(id: Int, using rng: inout SeededGenerator) -> TortureLine {
-        func fill(_ template: String) -> [UInt8] { Array(template.replacingOccurrences(of: "ID", with: "\(id)").utf8) }
+    /// A random line of `corpus` with id `id`, of a kind drawn by the corpus's mix: wrong requests, lines that are
+    /// not JSON, good ones, random bytes, good ones with a byte or two changed, duplicate keys, deep nesting, odd
+    /// numbers.
+    static func random(id: Int, from corpus: TortureCorpus, using rng: inout SeededGenerator) throws -> TortureLine {
+        func fill(_ template: String) throws -> [UInt8] {
+            try TortureCorpus.bytes(template.replacingOccurrences(of: "ID", with: "\(id)"))
+        }
+        func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &rng)] }
         let anyByteButNewline = { (rng: inout SeededGenerator) -> UInt8 in
             let byte = UInt8.random(in: 0...254, using: &rng)
             return byte >= 10 ? byte + 1 : byte
         }
-        let kind = Double.random(in: 0..<1, using: &rng)
+        let ownID = DaemonJSON.integer(Int64(id))
+        var draw = Double.random(in: 0..<100, using: &rng)
+        var kind = corpus.mix[corpus.mix.count - 1].kind
+        for share in corpus.mix {
+            if draw < share.percent {
+                kind = share.kind
+                break
+            }
+            draw -= share.percent
+        }
         switch kind {
-        case ..<0.35:
-            let (template, code, echoed) = wrongRequests.randomElement(using: &rng)!
+        case "wrongRequests":
+            let request = pick(corpus.wrongRequests)
             return TortureLine(
-                bytes: fill(template),
-                expectation: .error(code, id: echoed ? .integer(Int64(id)) : .null)
+                bytes: try fill(request.line),
+                expectation: .error(request.code, id: request.echoesID ? ownID : .null)
             )
-        case ..<0.45:
-            return TortureLine(
-                bytes: notJSON.randomElement(using: &rng)!,
-                expectation: .error("parse-error", id: .null)
-            )
-        case ..<0.60:
-            let template = goodRequests.randomElement(using: &rng)!
-            let expected: DaemonJSON = template.contains("\"sID\"") ? .string("s\(id)") : .integer(Int64(id))
-            return TortureLine(bytes: fill(template), expectation: .result(id: expected))
-        case ..<0.70:
-            // Random bytes that cannot be a JSON object: none starts with `{` after whitespace, so `}` goes first.
-            let bytes =
-                [UInt8(ascii: "}")] + (0..<Int.random(in: 0...300, using: &rng)).map { _ in anyByteButNewline(&rng) }
-            return TortureLine(bytes: bytes, expectation: .error("parse-error", id: .null))
-        case ..<0.85:
+        case "notJSON":
+            let lines = try corpus.notJSON.lines.map(TortureCorpus.bytes)
+            let nested = corpus.notJSON.nestedArrays.map {
+                Array(repeating: UInt8(ascii: "["), count: $0) + Array(repeating: UInt8(ascii: "]"), count: $0)
+            }
+            return TortureLine(bytes: pick(lines + nested), expectation: .error(corpus.notJSON.code, id: .null))
+        case "goodRequests":
+            let template = pick(corpus.goodRequests)
+            let expected: DaemonJSON = template.contains("\"sID\"") ? .string("s\(id)") : ownID
+            return TortureLine(bytes: try fill(template), expectation: .result(id: expected))
+        case "randomBytes":
+            // Bytes that cannot be a JSON object: the first one is not `{`.
+            let part = corpus.randomBytes
+            let count = Int.random(in: 0...part.maxLength, using: &rng)
+            let bytes = try TortureCorpus.bytes(part.first) + (0..<count).map { _ in anyByteButNewline(&rng) }
+            return TortureLine(bytes: bytes, expectation: .error(part.code, id: .null))
+        case "mangledRequests":
             // A read-only request mangled: whatever it has become, it is answered (it cannot become a change).
-            var bytes = fill(goodRequests[Int.random(in: 0..<3, using: &rng)])
-            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+            let part = corpus.mangledRequests
+            var bytes = try fill(pick(part.lines))
+            for _ in 0..<Int.random(in: part.changes[0]...part.changes[1], using: &rng) {
                 let at = Int.random(in: 0..<bytes.count, using: &rng)
                 switch Int.random(in: 0..<3, using: &rng) {
                 case 0: bytes[at] = anyByteButNewline(&rng)
@@ -136,31 +179,27 @@ struct TortureLine: CustomStringConvertible {
                 }
             }
             return TortureLine(bytes: bytes, expectation: .anyReply)
-        case ..<0.90:
-            return TortureLine(
-                bytes: fill(#"{"id": ID, "method": "get", "method": "fly"}"#),
-                expectation: .replyWithID([.integer(Int64(id)), .null])
-            )
-        case ..<0.95:
-            let depth = [10, 100, 400].randomElement(using: &rng)!
+        case "duplicateKeys":
+            return TortureLine(bytes: try fill(pick(corpus.duplicateKeys)), expectation: .replyWithID([ownID, .null]))
+        case "nestedParams":
+            let part = corpus.nestedParams
+            let depth = pick(part.depths)
             let inner =
                 Bool.random(using: &rng)
                 ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
                 : String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
             return TortureLine(
-                bytes: fill(#"{"id": ID, "method": "get", "params": {"deep": "#) + Array(inner.utf8) + Array("}}".utf8),
-                expectation: .error("invalid-request", id: .integer(Int64(id)))
+                bytes: try fill(part.line.replacingOccurrences(of: "NESTED", with: inner)),
+                expectation: .error(part.code, id: ownID)
+            )
+        case "oddNumbers":
+            let part = corpus.oddNumbers
+            return TortureLine(
+                bytes: try fill(part.line.replacingOccurrences(of: "NUMBER", with: pick(part.numbers))),
+                expectation: .error(part.code, id: ownID)
             )
         default:
-            let number = [
-                "1e400", "-1e400", "123456789012345678901234567890", "0.0000000000000000001", "-0", "1E+2",
-                "9223372036854775808",
-            ]
-            .randomElement(using: &rng)!
-            return TortureLine(
-                bytes: fill(#"{"id": ID, "method": "lock", "params": {"orientation": \#(number)}}"#),
-                expectation: .error("invalid-request", id: .integer(Int64(id)))
-            )
+            throw CorpusError(description: "\(TortureCorpus.path): no such kind of line: \(kind)")
         }
     }
 }
