@@ -41,6 +41,8 @@ test: deps lint
 	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
+	@echo "== the scripts' harness"
+	/usr/bin/python3 -m unittest discover -s scripts/tests
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 
