@@ -24,13 +24,52 @@ struct ConvertibleScenario {
 
         var name: String
         var seconds: Double
-        /// The hinge angle, roll and pitch at the end; a hold keeps the ones it starts with.
+        /// The hinge angle, roll and pitch at the end of a move; a hold keeps the ones it starts with (the
+        /// first segment's, for the start).
         var angle: Double
         var roll: Double
         var pitch: Double
         /// Whether the angle, roll and pitch move (a fold, a turn) or are held.
         var moves: Bool
         var activity: Activity
+
+        /// Turning the lid or the machine to a new angle, roll and pitch.
+        static func move(
+            _ name: String,
+            _ seconds: Double,
+            angle: Double,
+            roll: Double = 0,
+            pitch: Double = 0,
+            _ activity: Activity = .still
+        ) -> Segment {
+            Segment(
+                name: name,
+                seconds: seconds,
+                angle: angle,
+                roll: roll,
+                pitch: pitch,
+                moves: true,
+                activity: activity
+            )
+        }
+
+        /// Keeping the pose the previous segment left (or `start`, for the first).
+        static func hold(
+            _ name: String,
+            _ seconds: Double,
+            _ activity: Activity = .still,
+            from start: (angle: Double, roll: Double, pitch: Double)? = nil
+        ) -> Segment {
+            Segment(
+                name: name,
+                seconds: seconds,
+                angle: start?.angle ?? .nan,
+                roll: start?.roll ?? .nan,
+                pitch: start?.pitch ?? .nan,
+                moves: false,
+                activity: activity
+            )
+        }
     }
 
     /// One line of the trace with what was true then.
@@ -54,198 +93,39 @@ struct ConvertibleScenario {
     /// The everyday tour: laptop use, flat, tent, stand, folding into a tablet and back, carrying it closed and
     /// folded, and the book posture (hinge vertical).
     static func tour(displayRate: Double, baseRate: Double, seed: UInt64) -> ConvertibleScenario {
-        let segments = [
-            Segment(
-                name: "laptop on a desk, typing",
-                seconds: 12,
-                angle: 110,
-                roll: 0,
-                pitch: 0,
-                moves: false,
-                activity: .typing
-            ),
-            Segment(
-                name: "lid opened wider",
-                seconds: 0.8,
-                angle: 130,
-                roll: 0,
-                pitch: 0,
-                moves: true,
-                activity: .still
-            ),
-            Segment(name: "on a lap", seconds: 12, angle: 130, roll: 8, pitch: 4, moves: false, activity: .lap),
-            Segment(name: "lid pulled back", seconds: 0.8, angle: 96, roll: 8, pitch: 4, moves: true, activity: .lap),
-            Segment(
-                name: "on a lap, typing",
-                seconds: 10,
-                angle: 96,
-                roll: 8,
-                pitch: 4,
-                moves: false,
-                activity: .typing
-            ),
-            Segment(name: "opened flat", seconds: 1.2, angle: 180, roll: 0, pitch: 0, moves: true, activity: .still),
-            Segment(
-                name: "flat on a table",
-                seconds: 8,
-                angle: 180,
-                roll: 0,
-                pitch: 0,
-                moves: false,
-                activity: .still
-            ),
-            Segment(
-                name: "into a tent",
-                seconds: 1.5,
-                angle: 300,
-                roll: 120,
-                pitch: 0,
-                moves: true,
-                activity: .still
-            ),
-            Segment(name: "tent", seconds: 10, angle: 300, roll: 120, pitch: 0, moves: false, activity: .still),
-            Segment(
-                name: "back to laptop",
-                seconds: 1.5,
-                angle: 115,
-                roll: 0,
-                pitch: 0,
-                moves: true,
-                activity: .still
-            ),
-            Segment(
-                name: "laptop, typing",
-                seconds: 6,
-                angle: 115,
-                roll: 0,
-                pitch: 0,
-                moves: false,
-                activity: .typing
-            ),
-            Segment(
-                name: "into a stand",
-                seconds: 1.5,
-                angle: 270,
-                roll: 180,
-                pitch: 0,
-                moves: true,
-                activity: .still
-            ),
-            Segment(name: "stand", seconds: 10, angle: 270, roll: 180, pitch: 0, moves: false, activity: .still),
-            Segment(
-                name: "folded into a tablet",
-                seconds: 0.9,
-                angle: 357,
-                roll: -20,
-                pitch: 10,
-                moves: true,
-                activity: .still
-            ),
-            Segment(
-                name: "tablet in the hands, turned",
-                seconds: 4,
-                angle: 357,
-                roll: -60,
-                pitch: 40,
-                moves: true,
-                activity: .lap
-            ),
-            Segment(
-                name: "tablet carried",
-                seconds: 6,
-                angle: 358,
-                roll: -60,
-                pitch: 40,
-                moves: false,
-                activity: .walking
-            ),
-            Segment(
-                name: "unfolded to laptop",
-                seconds: 0.9,
-                angle: 115,
-                roll: 0,
-                pitch: 0,
-                moves: true,
-                activity: .still
-            ),
-            Segment(
-                name: "laptop again, typing",
-                seconds: 8,
-                angle: 115,
-                roll: 0,
-                pitch: 0,
-                moves: false,
-                activity: .typing
-            ),
-            Segment(name: "closed", seconds: 0.8, angle: 2, roll: 0, pitch: 0, moves: true, activity: .still),
-            Segment(
-                name: "carried closed",
-                seconds: 6,
-                angle: 2,
-                roll: 30,
-                pitch: 20,
-                moves: false,
-                activity: .walking
-            ),
-            Segment(name: "opened", seconds: 1, angle: 110, roll: 0, pitch: 0, moves: true, activity: .still),
-            Segment(name: "laptop", seconds: 5, angle: 110, roll: 0, pitch: 0, moves: false, activity: .still),
-            Segment(
-                name: "raised like a book",
-                seconds: 1.5,
-                angle: 120,
-                roll: 0,
-                pitch: 85,
-                moves: true,
-                activity: .still
-            ),
-            Segment(
-                name: "read like a book",
-                seconds: 8,
-                angle: 120,
-                roll: 0,
-                pitch: 85,
-                moves: false,
-                activity: .lap
-            ),
-            Segment(
-                name: "opened wide as a book",
-                seconds: 1,
-                angle: 250,
-                roll: 0,
-                pitch: 85,
-                moves: true,
-                activity: .still
-            ),
-            Segment(name: "wide book", seconds: 5, angle: 250, roll: 0, pitch: 85, moves: false, activity: .still),
-            Segment(name: "laid down", seconds: 1, angle: 250, roll: 0, pitch: 0, moves: true, activity: .still),
-            Segment(
-                name: "stand on a table",
-                seconds: 5,
-                angle: 250,
-                roll: 0,
-                pitch: 0,
-                moves: false,
-                activity: .still
-            ),
-            Segment(
-                name: "raised as a book",
-                seconds: 1.2,
-                angle: 250,
-                roll: 0,
-                pitch: 85,
-                moves: true,
-                activity: .still
-            ),
-            Segment(
-                name: "closed halfway as a book",
-                seconds: 1.5,
-                angle: 120,
-                roll: 0,
-                pitch: 85,
-                moves: true,
-                activity: .still
-            ),
-            Segment(name: "book again", seconds: 5, angle: 120, roll: 0, pitch: 85, moves: false, activity: .lap),
+        let segments: [Segment] = [
+            .hold("laptop on a desk, typing", 12, .typing, from: (110, 0, 0)),
+            .move("lid opened wider", 0.8, angle: 130),
+            .hold("on a lap", 12, .lap),
+            .move("lid pulled back", 0.8, angle: 96, roll: 8, pitch: 4, .lap),
+            .hold("on a lap, typing", 10, .typing),
+            .move("opened flat", 1.2, angle: 180),
+            .hold("flat on a table", 8),
+            .move("into a tent", 1.5, angle: 300, roll: 120),
+            .hold("tent", 10),
+            .move("back to laptop", 1.5, angle: 115),
+            .hold("laptop, typing", 6, .typing),
+            .move("into a stand", 1.5, angle: 270, roll: 180),
+            .hold("stand", 10),
+            .move("folded into a tablet", 0.9, angle: 357, roll: -20, pitch: 10),
+            .move("tablet in the hands, turned", 4, angle: 357, roll: -60, pitch: 40, .lap),
+            .hold("tablet carried", 6, .walking),
+            .move("unfolded to laptop", 0.9, angle: 115),
+            .hold("laptop again, typing", 8, .typing),
+            .move("closed", 0.8, angle: 2),
+            .move("picked up closed", 0.8, angle: 2, roll: 30, pitch: 20),
+            .hold("carried closed", 6, .walking),
+            .move("opened", 1, angle: 110),
+            .hold("laptop", 5),
+            .move("raised like a book", 1.5, angle: 120, pitch: 85),
+            .hold("read like a book", 8, .lap),
+            .move("opened wide as a book", 1, angle: 250, pitch: 85),
+            .hold("wide book", 5),
+            .move("laid down", 1, angle: 250),
+            .hold("stand on a table", 5),
+            .move("raised as a book", 1.2, angle: 250, pitch: 85),
+            .move("closed halfway as a book", 1.5, angle: 120, pitch: 85),
+            .hold("book again", 5, .lap),
         ]
         return ConvertibleScenario(segments: segments, displayRate: displayRate, baseRate: baseRate, seed: seed)
     }
@@ -269,10 +149,13 @@ struct ConvertibleScenario {
             while min(nextDisplay, nextBase) < end {
                 let now = min(nextDisplay, nextBase)
                 let elapsed = now - time
-                let progress = segment.moves ? (1 - cos(Double.pi * elapsed / segment.seconds)) / 2 : 0
-                var angle = start.angle + (segment.angle - start.angle) * progress
-                var roll = start.roll + (segment.roll - start.roll) * progress
-                var pitch = start.pitch + (segment.pitch - start.pitch) * progress
+                var (angle, roll, pitch) = start
+                if segment.moves {
+                    let progress = (1 - cos(Double.pi * elapsed / segment.seconds)) / 2
+                    angle += (segment.angle - start.angle) * progress
+                    roll += (segment.roll - start.roll) * progress
+                    pitch += (segment.pitch - start.pitch) * progress
+                }
                 var linear = Vector3.zero
                 var lidWobble = 0.0
                 switch segment.activity {
