@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// `orientd classify` on scenarios beyond the evaluation's own, generated at test time: turns while reclined
+/// 50°, 60° and 70° (scripts/classifier_scenarios.py, scored by orient_eval.py like the public scenarios),
+/// and a trace whose magnitude of gravity changes for good.
+@Suite("classifier on further generated scenarios")
+struct ClassifierScenarioTests {
+    static let turnScenarios = ["rotate", "reclined50", "reclined60", "reclined70"]
+
+    @Test("reclined turns are decided as fast as upright ones", arguments: [10, 25, 100])
+    func reclinedTurns(rate: Int) throws {
+        let evaluator = ClassifierEvaluationTests.evaluationFolder.appendingPathComponent("orient_eval.py")
+        try #require(
+            FileManager.default.fileExists(atPath: evaluator.path),
+            "the evaluation scripts are not at \(ClassifierEvaluationTests.evaluationFolder.path); set ORIENTD_EVAL_DIR"
+        )
+        let orientd = try CommandRunner.orientd()
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (python, prefix) = ClassifierEvaluationTests.python
+        let generator = CommandRunner.repositoryRoot.appendingPathComponent("scripts/classifier_scenarios.py")
+
+        let generated = try CommandRunner.run(
+            python,
+            prefix + [
+                generator.path, "generate", "--out", folder.path, "--rate", String(rate), "--reps", "3",
+                "--scenarios", Self.turnScenarios.joined(separator: ","),
+            ]
+        )
+        try #require(generated.status == 0, "classifier_scenarios.py failed: \(generated.standardError)")
+
+        let table = folder.appendingPathComponent("scores.json")
+        let scored = try CommandRunner.run(
+            python,
+            prefix + [
+                evaluator.path, "--traces", folder.path, "--cmd", "\(orientd.path) classify {trace}", "--json",
+                table.path,
+            ]
+        )
+        print("classifier at \(rate) Hz:\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: table)) as? [String: [String: Any]]
+        )
+        for name in Self.turnScenarios {
+            let row = try #require(rows[name], "no figures for \(name)")
+            #expect(row["rotations"] as? Int == 18, "\(name)")
+            #expect(row["missed"] as? Int == 0, "\(name): missed rotations")
+            #expect(row["spurious_per_hour"] as? Double == 0, "\(name): false rotations")
+            #expect(row["device_spurious"] as? Int == 0, "\(name): wrong device orientations")
+            let p95 = try #require(row["latency_after_motion_p95_ms"] as? Double, "\(name)")
+            #expect(p95 <= 150, "\(name): p95 \(p95) ms after the motion ends")
+        }
+    }
+
+    /// Right edge up at |a| = 250 for 2 s, then face up at |a| = 762 (a driver that changed its scale on
+    /// resume): face up is printed within 800 ms of the new magnitude, and nothing else.
+    @Test("a lasting change of scale is learnt again", arguments: [10, 25, 100])
+    func changeOfScale(rate: Int) throws {
+        let orientd = try CommandRunner.orientd()
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = ["# orientd-trace 1", "# rate_hz=\(rate)", "t,x,y,z"]
+        var noise = UInt64(0x5EED)
+        func jitter(_ scale: Double) -> Double {
+            noise = noise &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(noise >> 11) / Double(1 << 53) * 2 - 1) * 0.01 * scale
+        }
+        let period = 1 / Double(rate)
+        let change = 2.0
+        for index in 0..<(4 * rate) {
+            let t = Double(index) * period
+            let (x, y, z) = t < change ? (-250.0, 0.0, 0.0) : (0.0, 0.0, 762.0)
+            let scale = t < change ? 250.0 : 762
+            lines.append(
+                String(format: "%.6f,%.4f,%.4f,%.4f", t, x + jitter(scale), y + jitter(scale), z + jitter(scale))
+            )
+        }
+        let trace = folder.appendingPathComponent("rescale.csv")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: trace)
+
+        let result = try CommandRunner.run(orientd, ["classify", trace.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let changes = try result.standardOutput.split(separator: "\n").map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8))
+        }
+        #expect(changes.map(\.device) == ["portrait-upside-down", "face-up"], "\(result.standardOutput)")
+        let faceUp = try #require(changes.first { $0.device == "face-up" }, "stuck: \(result.standardOutput)")
+        #expect(faceUp.t - change <= 0.8, "face up \(faceUp.t - change) s after the change")
+    }
+
+    /// One line of `orientd classify`.
+    private struct Change: Decodable {
+        var t: Double
+        var device: String
+    }
+}
