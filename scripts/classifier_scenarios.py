@@ -10,8 +10,11 @@ truth files have the simulator's format, so orient_eval.py scores them like its 
 
 Usage:
   classifier_scenarios.py generate --out DIR [--rate 25] [--reps 3] [--seed 1] [--scenarios ...]
+                                   [--rescale FACTOR@SECONDS]
       writes DIR/<scenario>-<n>.csv and .truth.json for the scenarios named (these and the
-      simulator's own, e.g. rotate,reclined50,reclined60,reclined70).
+      simulator's own, e.g. rotate,reclined50,reclined60,reclined70). --rescale multiplies every
+      sample from SECONDS on by FACTOR, as a driver that changes its scale on resume would; the
+      truth is unchanged, since the device moves the same.
   classifier_scenarios.py figures --orientd PATH [--rates 10,25,100] [--reps 10]
       generates upright and reclined turns, face-up and face-down scenarios at each rate, scores
       `orientd classify` on them with orient_eval.py and prints one line per rate and scenario:
@@ -91,11 +94,40 @@ SCENARIOS = dict(sim.SCENARIOS)
 SCENARIOS.update({f"reclined{a}": reclined_turns(a) for a in (50, 60, 70)})
 
 
-def generate(out, rate, reps, seed, names):
+def generate(out, rate, reps, seed, names, rescale=None):
     unknown = [n for n in names if n not in SCENARIOS]
     if unknown:
         sys.exit(f"unknown scenario(s): {', '.join(unknown)}; known: {', '.join(SCENARIOS)}")
-    return sim.generate(out, rate, reps, seed, names, table=SCENARIOS)
+    made = sim.generate(out, rate, reps, seed, names, table=SCENARIOS)
+    if rescale:
+        for stem in made:
+            rescale_trace(stem + ".csv", *rescale)
+    return made
+
+
+def rescale_trace(path, factor, start):
+    """Multiplies the samples of the trace at `path` from time `start` on by `factor`, in place."""
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        for line in lines:
+            if line[:1].isdigit():
+                t, *axes = (float(v) for v in line.split(","))
+                if t >= start:
+                    axes = [v * factor for v in axes]
+                line = f"{t:.6f}," + ",".join(f"{v:.6g}" for v in axes) + "\n"
+            f.write(line)
+
+
+def parse_rescale(text):
+    """'FACTOR@SECONDS' as (factor, seconds)."""
+    try:
+        factor, start = (float(v) for v in text.split("@"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--rescale takes FACTOR@SECONDS, e.g. 1000@1.5; got {text!r}")
+    if not factor > 0:
+        raise argparse.ArgumentTypeError(f"the factor of --rescale must be above 0; got {factor}")
+    return factor, start
 
 
 FIGURE_SCENARIOS = ["rotate", "reclined50", "reclined60", "reclined70", "table", "facedown"]
@@ -143,6 +175,8 @@ def main(argv=None):
     g.add_argument("--reps", type=int, default=3)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--scenarios", default="reclined50,reclined60,reclined70")
+    g.add_argument("--rescale", type=parse_rescale, metavar="FACTOR@SECONDS",
+                   help="multiply every sample from SECONDS on by FACTOR (a change of scale)")
     f = sub.add_parser("figures", help="score orientd classify on upright and reclined turns")
     f.add_argument("--orientd", required=True, help="the orientd executable")
     f.add_argument("--rates", default="10,25,100")
@@ -150,7 +184,7 @@ def main(argv=None):
     f.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     if a.cmd == "generate":
-        made = generate(a.out, a.rate, a.reps, a.seed, [s for s in a.scenarios.split(",") if s])
+        made = generate(a.out, a.rate, a.reps, a.seed, [s for s in a.scenarios.split(",") if s], a.rescale)
         print(f"wrote {len(made)} traces to {a.out}")
         return 0
     try:

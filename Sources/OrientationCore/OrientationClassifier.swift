@@ -13,7 +13,8 @@
 ///    unit classify the same as m/s². A lasting change of |a| (away from g by more than 10 %, steady
 ///    for 400 ms: longer than any impact) is a change of scale: g becomes the new level at once.
 /// 5. A face state machine (face up or down beyond `FaceUpAngle=`, left 10° below it; the tilt is
-///    taken against the filtered |a|, so that a turning device does not look flatter than it is)
+///    taken against the filtered length of (x, y), so that a device turning in its plane does not
+///    look flatter than it is)
 ///    and an edge state machine for the four poses, which leaves the current pose only beyond
 ///    45° + δ, δ growing from 15° upright to 30° near flat. The dwell of a new pose counts from the
 ///    moment it became the nearest one, so that steep turns are decided as fast as upright ones.
@@ -82,9 +83,9 @@ public struct OrientationClassifier: Sendable {
     private var lastTime: Double = 0
     private var seeded = false
     private var filtered = Vector3.zero
-    /// The low-pass filtered |a|: unlike the norm of the filtered vector, it does not shrink while the
-    /// device turns, so the tilt it gives does not steepen during a turn.
-    private var filteredMagnitude: Double = 0
+    /// The low-pass filtered length of (x, y): unlike that of the filtered vector, it does not shrink while
+    /// the device turns in its plane, so the tilt taken with it does not steepen during a turn.
+    private var filteredInPlane: Double = 0
     private var motion: Double = 0
     private var gravityLearnt: Double = 0
     // A run of samples at another level than g (followLevel).
@@ -156,14 +157,15 @@ public struct OrientationClassifier: Sendable {
         filtered.x += filterAlpha * (a.x - filtered.x)
         filtered.y += filterAlpha * (a.y - filtered.y)
         filtered.z += filterAlpha * (a.z - filtered.z)
-        filteredMagnitude += filterAlpha * (magnitude - filteredMagnitude)
+        filteredInPlane += filterAlpha * (Self.inPlane(a) - filteredInPlane)
 
         let norm = filtered.magnitude
         // Below half a g the direction means little (free fall, a violent shake): hold everything.
         guard norm >= 0.5 * gravity else { return }
-        // The sine of the tilt toward face up. A turning vector averages to a shorter one, so z over the
-        // filtered vector's own norm would steepen during a turn, enough to reach face up from 65°.
-        let sine = max(-1, min(1, filtered.z / max(norm, filteredMagnitude)))
+        // The sine of the tilt toward face up. A vector turning in the panel's plane averages to a shorter
+        // one, so z over the filtered vector's own norm would steepen during a turn, enough to reach face up
+        // from 65°; the filtered length of (x, y) does not shrink.
+        let sine = filtered.z / (filtered.z * filtered.z + filteredInPlane * filteredInPlane).squareRoot()
         let stillTime = dt * weight
 
         updateFace(sine: sine, dt: dt, stillTime: stillTime)
@@ -179,7 +181,7 @@ public struct OrientationClassifier: Sendable {
         seeded = true
         lastTime = sample.time
         filtered = sample.acceleration
-        filteredMagnitude = magnitude
+        filteredInPlane = Self.inPlane(sample.acceleration)
         levelSamples = 0
         faceCandidateTime = 0
         faceExitElapsed = 0
@@ -217,7 +219,7 @@ public struct OrientationClassifier: Sendable {
         gravity = levelSum / levelSamples
         gravityLearnt = levelElapsed
         filtered = levelDirection
-        filteredMagnitude = gravity
+        filteredInPlane = Self.inPlane(levelDirection)
         motion = 0
         levelSamples = 0
         faceCandidateTime = 0
@@ -332,6 +334,10 @@ public struct OrientationClassifier: Sendable {
         candidate = nil
         candidateTime = 0
         deviceOrientation = wanted.deviceOrientation(natural: configuration.natural)
+    }
+
+    private static func inPlane(_ a: Vector3) -> Double {
+        (a.x * a.x + a.y * a.y).squareRoot()
     }
 
     private static func component(of pose: Pose, x: Double, y: Double) -> Double {

@@ -3,13 +3,19 @@ import Testing
 
 /// `orientd classify` on scenarios beyond the evaluation's own, generated at test time: turns while reclined
 /// 50°, 60° and 70° (scripts/classifier_scenarios.py, scored by orient_eval.py like the public scenarios),
-/// and a trace whose magnitude of gravity changes for good.
+/// and traces whose magnitude of gravity changes for good.
 @Suite("classifier on further generated scenarios")
 struct ClassifierScenarioTests {
     static let turnScenarios = ["rotate", "reclined50", "reclined60", "reclined70"]
 
-    @Test("reclined turns are decided as fast as upright ones", arguments: [10, 25, 100])
-    func reclinedTurns(rate: Int) throws {
+    /// Generates `scenarios` at `rate` with scripts/classifier_scenarios.py (`extra` added to its arguments),
+    /// scores `orientd classify` on them with orient_eval.py and returns what it printed and its figures.
+    private static func score(
+        _ scenarios: [String],
+        rate: Int,
+        reps: Int,
+        extra: [String] = []
+    ) throws -> (CommandRunner.Result, [String: [String: Any]]) {
         let evaluator = ClassifierEvaluationTests.evaluationFolder.appendingPathComponent("orient_eval.py")
         try #require(
             FileManager.default.fileExists(atPath: evaluator.path),
@@ -24,9 +30,9 @@ struct ClassifierScenarioTests {
         let generated = try CommandRunner.run(
             python,
             prefix + [
-                generator.path, "generate", "--out", folder.path, "--rate", String(rate), "--reps", "3",
-                "--scenarios", Self.turnScenarios.joined(separator: ","),
-            ]
+                generator.path, "generate", "--out", folder.path, "--rate", String(rate), "--reps", String(reps),
+                "--scenarios", scenarios.joined(separator: ","),
+            ] + extra
         )
         try #require(generated.status == 0, "classifier_scenarios.py failed: \(generated.standardError)")
 
@@ -38,11 +44,18 @@ struct ClassifierScenarioTests {
                 table.path,
             ]
         )
-        print("classifier at \(rate) Hz:\n\(scored.standardOutput)")
-        #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
+        try #require(FileManager.default.fileExists(atPath: table.path), "orient_eval.py: \(scored.standardError)")
         let rows = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: table)) as? [String: [String: Any]]
         )
+        return (scored, rows)
+    }
+
+    @Test("reclined turns are decided as fast as upright ones", arguments: [10, 25, 100])
+    func reclinedTurns(rate: Int) throws {
+        let (scored, rows) = try Self.score(Self.turnScenarios, rate: rate, reps: 3)
+        print("classifier at \(rate) Hz:\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
         for name in Self.turnScenarios {
             let row = try #require(rows[name], "no figures for \(name)")
             #expect(row["rotations"] as? Int == 18, "\(name)")
@@ -52,6 +65,18 @@ struct ClassifierScenarioTests {
             let p95 = try #require(row["latency_after_motion_p95_ms"] as? Double, "\(name)")
             #expect(p95 <= 150, "\(name): p95 \(p95) ms after the motion ends")
         }
+    }
+
+    /// Every public scenario, its samples multiplied by `factor` from 1.5 s on (before the device moves):
+    /// every target of CLASSIFIER.md still holds, face up and face down included.
+    @Test("every target holds after a change of scale", arguments: [10, 25, 100], [0.001, 0.5, 3, 1000])
+    func changeOfScaleInEveryScenario(rate: Int, factor: Double) throws {
+        let scenarios = ["rotate", "repose", "walk", "bump", "table", "boundary", "facedown", "lap", "reclined60"]
+        let (scored, rows) = try Self.score(scenarios, rate: rate, reps: 3, extra: ["--rescale", "\(factor)@1.5"])
+        let failures = scored.standardOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
+        #expect(failures.isEmpty, "\(rate) Hz, ×\(factor):\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardError)")
+        #expect(Set(rows.keys) == Set(scenarios))
     }
 
     /// Right edge up at |a| = 250 for 2 s, then face up at |a| = 762 (a driver that changed its scale on
