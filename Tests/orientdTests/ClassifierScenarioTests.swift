@@ -16,39 +16,10 @@ struct ClassifierScenarioTests {
         reps: Int,
         extra: [String] = []
     ) throws -> (CommandRunner.Result, [String: [String: Any]]) {
-        let evaluator = ClassifierEvaluationTests.evaluationFolder.appendingPathComponent("orient_eval.py")
-        try #require(
-            FileManager.default.fileExists(atPath: evaluator.path),
-            "the evaluation scripts are not at \(ClassifierEvaluationTests.evaluationFolder.path); set ORIENTD_EVAL_DIR"
+        try ClassifierEvaluationTests.score(
+            generator: CommandRunner.repositoryRoot.appendingPathComponent("scripts/classifier_scenarios.py"),
+            ["--rate", String(rate), "--reps", String(reps), "--scenarios", scenarios.joined(separator: ",")] + extra
         )
-        let orientd = try CommandRunner.orientd()
-        let folder = try CommandRunner.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (python, prefix) = ClassifierEvaluationTests.python
-        let generator = CommandRunner.repositoryRoot.appendingPathComponent("scripts/classifier_scenarios.py")
-
-        let generated = try CommandRunner.run(
-            python,
-            prefix + [
-                generator.path, "generate", "--out", folder.path, "--rate", String(rate), "--reps", String(reps),
-                "--scenarios", scenarios.joined(separator: ","),
-            ] + extra
-        )
-        try #require(generated.status == 0, "classifier_scenarios.py failed: \(generated.standardError)")
-
-        let table = folder.appendingPathComponent("scores.json")
-        let scored = try CommandRunner.run(
-            python,
-            prefix + [
-                evaluator.path, "--traces", folder.path, "--cmd", "\(orientd.path) classify {trace}", "--json",
-                table.path,
-            ]
-        )
-        try #require(FileManager.default.fileExists(atPath: table.path), "orient_eval.py: \(scored.standardError)")
-        let rows = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: table)) as? [String: [String: Any]]
-        )
-        return (scored, rows)
     }
 
     @Test("reclined turns are decided as fast as upright ones", arguments: [10, 25, 100])
