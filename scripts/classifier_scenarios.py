@@ -134,6 +134,8 @@ FIGURE_SCENARIOS = ["rotate", "reclined50", "reclined60", "reclined70", "table",
 
 
 def figures(orientd, rates, reps, seed):
+    if not (os.path.isfile(orientd) and os.access(orientd, os.X_OK)):
+        sys.exit(f"{orientd} is not an executable; build it first (swift build -c release --product orientd)")
     evaluator = os.path.join(EVAL_DIR, "orient_eval.py")
     failed = False
     print(f"{'rate':>4s} {'scenario':10s} {'turns':>5s} {'p50 ms':>6s} {'p95 ms':>6s} {'false':>5s} {'missed':>6s} "
