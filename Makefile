@@ -5,7 +5,7 @@ SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release run demo demo-classify test lint format bench latency clean fuzz
+.PHONY: all deps build release run demo demo-classify classifier-figures test lint format bench latency clean fuzz
 
 all: build
 
@@ -27,6 +27,13 @@ run demo: deps
 # The classifier alone on generated traces.
 demo-classify: deps
 	@scripts/demo-classify
+
+# Rotation latency, false and missed rotations, face-up and face-down latency of the release classifier on
+# upright and reclined turns at 10, 25 and 100 Hz (scripts/classifier_scenarios.py; figures, not a test).
+classifier-figures: deps
+	$(SWIFT) build -c release --product orientd
+	$$(scripts/python-with-numpy) scripts/classifier_scenarios.py figures \
+		--orientd $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 test: deps lint
 	$(SWIFT) build --build-tests

@@ -2,7 +2,7 @@
 public struct ClassifierConfiguration: Sendable, Hashable {
     /// The time constant of the low-pass filter on each axis, in seconds (`FilterMs=`).
     public var filterTime: Double
-    /// How long a new pose must hold, in seconds of still time, before it is taken (`DwellMs=`).
+    /// How long a new pose must be the nearest one, in seconds of still time, before it is taken (`DwellMs=`).
     public var dwellTime: Double
     /// The tilt above which the device counts as lying face up or face down, in degrees (`FaceUpAngle=`).
     public var faceAngle: Double

@@ -10,12 +10,16 @@
 ///    weight w = clamp(1 − σ/0.25, 0, 1): time counts toward a decision only in proportion to w,
 ///    so shaking, walking and knocks delay decisions instead of making wrong ones.
 /// 4. g is learnt from the data (a slow average of |a| while still), so that raw counts in any
-///    unit classify the same as m/s².
-/// 5. A face state machine (face up or down beyond `FaceUpAngle=`, left 10° below it) and an
-///    edge state machine for the four poses, which leaves the current pose only beyond
-///    45° + δ, δ growing from 15° upright to 30° near flat.
-/// 6. Coming out of a face state, the pose is confirmed afresh, so that a device picked up in
-///    another pose than it was put down in goes straight to the new one.
+///    unit classify the same as m/s². A lasting change of |a| (away from g by more than 10 %, steady
+///    for 400 ms: longer than any impact) is a change of scale: g becomes the new level at once.
+/// 5. A face state machine (face up or down beyond `FaceUpAngle=`, left 10° below it; the tilt is
+///    taken against the filtered length of (x, y), so that a device turning in its plane does not
+///    look flatter than it is)
+///    and an edge state machine for the four poses, which leaves the current pose only beyond
+///    45° + δ, δ growing from 15° upright to 30° near flat. The dwell of a new pose counts from the
+///    moment it became the nearest one, so that steep turns are decided as fast as upright ones.
+/// 6. Coming out of a face state, the pose is confirmed afresh (the nearest one, held for 350 ms),
+///    so that a device picked up in another pose than it was put down in goes straight to the new one.
 public struct OrientationClassifier: Sendable {
     /// The current device orientation; `unknown` until the first classification.
     public private(set) var deviceOrientation: DeviceOrientation = .unknown
@@ -45,6 +49,12 @@ public struct OrientationClassifier: Sendable {
     private static let impactDeviation = 0.5
     private static let gravityTime = 5.0
     private static let gravityLearningTime = 1.0
+    /// A lasting change of scale: |a| this far from g (relative)…
+    private static let levelDeviation = 0.1
+    /// …with every sample this close to the run's mean (relative)…
+    private static let levelTolerance = 0.1
+    /// …for this long, longer than any impact (at most 300 ms), makes the run's level the new g.
+    private static let levelTime = 0.400
     private static let faceEnterTime = 0.300
     private static let faceExitTime = 0.100
     /// The stillness below which time does not count toward face down.
@@ -73,8 +83,16 @@ public struct OrientationClassifier: Sendable {
     private var lastTime: Double = 0
     private var seeded = false
     private var filtered = Vector3.zero
+    /// The low-pass filtered length of (x, y): unlike that of the filtered vector, it does not shrink while
+    /// the device turns in its plane, so the tilt taken with it does not steepen during a turn.
+    private var filteredInPlane: Double = 0
     private var motion: Double = 0
     private var gravityLearnt: Double = 0
+    // A run of samples at another level than g (followLevel).
+    private var levelSamples: Double = 0
+    private var levelSum: Double = 0
+    private var levelElapsed: Double = 0
+    private var levelDirection = Vector3.zero
 
     // Decision state.
     private var face = Face.none
@@ -121,6 +139,9 @@ public struct OrientationClassifier: Sendable {
         }
         lastTime = sample.time
 
+        let filterAlpha = dt / (filterTime + dt)
+        followLevel(a, magnitude: magnitude, dt: dt, filterAlpha: filterAlpha)
+
         // Motion: how far |a| is from g, relative to g. An impact or a glitched sample counts as
         // motion (capped, so that one knock does not freeze decisions for long), never as direction.
         let deviation = (magnitude - gravity) / gravity
@@ -133,15 +154,18 @@ public struct OrientationClassifier: Sendable {
         if !learning && squaredDeviation > Self.impactDeviation * Self.impactDeviation { return }
         learnGravity(magnitude, dt: dt, weight: learning ? 1 : weight)
 
-        let filterAlpha = dt / (filterTime + dt)
         filtered.x += filterAlpha * (a.x - filtered.x)
         filtered.y += filterAlpha * (a.y - filtered.y)
         filtered.z += filterAlpha * (a.z - filtered.z)
+        filteredInPlane += filterAlpha * (Self.inPlane(a) - filteredInPlane)
 
         let norm = filtered.magnitude
         // Below half a g the direction means little (free fall, a violent shake): hold everything.
         guard norm >= 0.5 * gravity else { return }
-        let sine = filtered.z / norm
+        // The sine of the tilt toward face up. A vector turning in the panel's plane averages to a shorter
+        // one, so z over the filtered vector's own norm would steepen during a turn, enough to reach face up
+        // from 65°; the filtered length of (x, y) does not shrink.
+        let sine = filtered.z / (filtered.z * filtered.z + filteredInPlane * filteredInPlane).squareRoot()
         let stillTime = dt * weight
 
         updateFace(sine: sine, dt: dt, stillTime: stillTime)
@@ -157,6 +181,47 @@ public struct OrientationClassifier: Sendable {
         seeded = true
         lastTime = sample.time
         filtered = sample.acceleration
+        filteredInPlane = Self.inPlane(sample.acceleration)
+        levelSamples = 0
+        faceCandidateTime = 0
+        faceExitElapsed = 0
+        candidateTime = 0
+    }
+
+    /// Watches for a lasting change of scale: |a| away from g by more than `levelDeviation`, and steady
+    /// (every sample within `levelTolerance` of the run's mean) for `levelTime`. An impact is never that
+    /// steady for that long; a driver that changes its scale, a calibration written at run time or a trace
+    /// that switches units is. Then g is the new level, learnt afresh, and the filters start from the run.
+    private mutating func followLevel(_ a: Vector3, magnitude: Double, dt: Double, filterAlpha: Double) {
+        let away = magnitude - gravity
+        guard (away < 0 ? -away : away) > Self.levelDeviation * gravity else {
+            levelSamples = 0
+            return
+        }
+        let mean = levelSamples > 0 ? levelSum / levelSamples : 0
+        let offLevel = magnitude - mean
+        if levelSamples == 0 || (offLevel < 0 ? -offLevel : offLevel) > Self.levelTolerance * mean {
+            // A new run starts here.
+            levelSamples = 1
+            levelSum = magnitude
+            levelElapsed = 0
+            levelDirection = a
+            return
+        }
+        levelSamples += 1
+        levelSum += magnitude
+        levelElapsed += dt
+        levelDirection.x += filterAlpha * (a.x - levelDirection.x)
+        levelDirection.y += filterAlpha * (a.y - levelDirection.y)
+        levelDirection.z += filterAlpha * (a.z - levelDirection.z)
+        guard levelElapsed >= Self.levelTime else { return }
+
+        gravity = levelSum / levelSamples
+        gravityLearnt = levelElapsed
+        filtered = levelDirection
+        filteredInPlane = Self.inPlane(levelDirection)
+        motion = 0
+        levelSamples = 0
         faceCandidateTime = 0
         faceExitElapsed = 0
         candidateTime = 0
@@ -201,14 +266,16 @@ public struct OrientationClassifier: Sendable {
                 return
             }
             faceExitElapsed += dt
-            if faceExitElapsed >= Self.faceExitTime {
-                face = .none
-                faceExitElapsed = 0
-                // The device orientation stays the face state until a pose is confirmed anew.
-                poseState = .reconfirming
-                candidate = nil
-                candidateTime = 0
-            }
+            let turnedOver = -tilt >= faceEnterSine
+            guard faceExitElapsed >= Self.faceExitTime || turnedOver else { return }
+            face = .none
+            faceExitElapsed = 0
+            // The device orientation stays the face state until a pose is confirmed anew.
+            poseState = .reconfirming
+            candidate = nil
+            candidateTime = 0
+            // Turned over onto the other face: no need to wait, that face starts counting with this sample.
+            if turnedOver { updateFace(sine: sine, dt: dt, stillTime: stillTime) }
         }
     }
 
@@ -228,38 +295,49 @@ public struct OrientationClassifier: Sendable {
             best = .leftUp
         }
 
-        var wanted = best
-        if let current = pose {
-            // Hysteresis: stay in the current pose until it is 45° + δ away, δ from 15° upright to 30° near flat.
-            let flatness = min(1, max(0, (sine < 0 ? -sine : sine) / faceEnterSine))
-            let leaveCosine = leaveCosineUpright + (leaveCosineFlat - leaveCosineUpright) * flatness
-            if Self.component(of: current, x: x, y: y) >= inPlane * leaveCosine {
-                wanted = current
-            }
-            if wanted == current && poseState == .confirmed {
+        if let current = pose, poseState == .confirmed {
+            // Hysteresis: leave the current pose only once it is 45° + δ away, δ from 15° upright to 30°
+            // near flat. The dwell counts from the moment the new pose became the nearest one (past the
+            // 45° bisector), so that a turn is decided as soon as it passes 45° + δ, however steep.
+            guard best != current else {
                 candidate = nil
                 candidateTime = 0
                 return
             }
+            if candidate != best {
+                candidate = best
+                candidateTime = 0
+            }
+            candidateTime += stillTime
+            let flatness = min(1, max(0, (sine < 0 ? -sine : sine) / faceEnterSine))
+            let leaveCosine = leaveCosineUpright + (leaveCosineFlat - leaveCosineUpright) * flatness
+            guard candidateTime >= dwellTime, Self.component(of: current, x: x, y: y) < inPlane * leaveCosine
+            else { return }
+            confirm(best)
+            return
         }
 
-        if candidate != wanted {
-            candidate = wanted
+        // No pose yet, or just out of a face state: the nearest pose, kept for a dwell.
+        if candidate != best {
+            candidate = best
             candidateTime = 0
         }
         candidateTime += stillTime
-        let required: Double
-        switch poseState {
-        case .initial: required = Self.firstDwellTime
-        case .confirmed: required = dwellTime
-        case .reconfirming: required = max(dwellTime, Self.afterFaceDwellTime)
-        }
+        let required = poseState == .initial ? Self.firstDwellTime : max(dwellTime, Self.afterFaceDwellTime)
         guard candidateTime >= required else { return }
+        confirm(best)
+    }
+
+    private mutating func confirm(_ wanted: Pose) {
         pose = wanted
         poseState = .confirmed
         candidate = nil
         candidateTime = 0
         deviceOrientation = wanted.deviceOrientation(natural: configuration.natural)
+    }
+
+    private static func inPlane(_ a: Vector3) -> Double {
+        (a.x * a.x + a.y * a.y).squareRoot()
     }
 
     private static func component(of pose: Pose, x: Double, y: Double) -> Double {

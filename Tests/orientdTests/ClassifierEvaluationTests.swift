@@ -22,32 +22,51 @@ struct ClassifierEvaluationTests {
         return (URL(fileURLWithPath: "/usr/bin/env"), ["python3"])
     }
 
-    @Test("every target holds", arguments: [10, 25, 100])
-    func targetsHold(rate: Int) throws {
-        let simulator = Self.evaluationFolder.appendingPathComponent("orient_sim.py")
-        let evaluator = Self.evaluationFolder.appendingPathComponent("orient_eval.py")
+    /// Generates traces with `generator` (orient_sim.py or a script with its `generate` command and
+    /// `arguments`), scores `orientd classify` on them with orient_eval.py and returns what it printed
+    /// and its figures per scenario.
+    static func score(
+        generator: URL,
+        _ arguments: [String]
+    ) throws -> (CommandRunner.Result, [String: [String: Any]]) {
+        let evaluator = evaluationFolder.appendingPathComponent("orient_eval.py")
         try #require(
-            FileManager.default.fileExists(atPath: simulator.path),
-            "the evaluation scripts are not at \(Self.evaluationFolder.path); set ORIENTD_EVAL_DIR"
+            FileManager.default.fileExists(atPath: evaluator.path),
+            "the evaluation scripts are not at \(evaluationFolder.path); set ORIENTD_EVAL_DIR"
         )
         let orientd = try CommandRunner.orientd()
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (python, prefix) = Self.python
+        let (python, prefix) = python
 
         let generated = try CommandRunner.run(
             python,
-            prefix + [simulator.path, "generate", "--out", folder.path, "--rate", String(rate), "--reps", "3"]
+            prefix + [generator.path, "generate", "--out", folder.path] + arguments
         )
         try #require(
             generated.status == 0,
-            "orient_sim.py failed (is numpy installed? make deps): \(generated.standardError)"
+            "\(generator.lastPathComponent) failed (is numpy installed? make deps): \(generated.standardError)"
         )
 
+        let table = folder.appendingPathComponent("scores.json")
         let scored = try CommandRunner.run(
             python,
-            prefix + [evaluator.path, "--traces", folder.path, "--cmd", "\(orientd.path) classify {trace}"]
+            prefix + [
+                evaluator.path, "--traces", folder.path, "--cmd", "\(orientd.path) classify {trace}", "--json",
+                table.path,
+            ]
         )
+        try #require(FileManager.default.fileExists(atPath: table.path), "orient_eval.py: \(scored.standardError)")
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: table)) as? [String: [String: Any]]
+        )
+        return (scored, rows)
+    }
+
+    @Test("every target holds", arguments: [10, 25, 100])
+    func targetsHold(rate: Int) throws {
+        let simulator = Self.evaluationFolder.appendingPathComponent("orient_sim.py")
+        let (scored, _) = try Self.score(generator: simulator, ["--rate", String(rate), "--reps", "3"])
         print("classifier at \(rate) Hz:\n\(scored.standardOutput)")
         let failures = scored.standardOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `orientd classify` on scenarios beyond the evaluation's own, generated at test time: turns while reclined
+/// 50°, 60° and 70° (scripts/classifier_scenarios.py, scored by orient_eval.py like the public scenarios),
+/// and traces whose magnitude of gravity changes for good.
+@Suite("classifier on further generated scenarios")
+struct ClassifierScenarioTests {
+    static let turnScenarios = ["rotate", "reclined50", "reclined60", "reclined70"]
+
+    /// Generates `scenarios` at `rate` with scripts/classifier_scenarios.py (`extra` added to its arguments),
+    /// scores `orientd classify` on them with orient_eval.py and returns what it printed and its figures.
+    private static func score(
+        _ scenarios: [String],
+        rate: Int,
+        reps: Int,
+        extra: [String] = []
+    ) throws -> (CommandRunner.Result, [String: [String: Any]]) {
+        try ClassifierEvaluationTests.score(
+            generator: CommandRunner.repositoryRoot.appendingPathComponent("scripts/classifier_scenarios.py"),
+            ["--rate", String(rate), "--reps", String(reps), "--scenarios", scenarios.joined(separator: ",")] + extra
+        )
+    }
+
+    @Test("reclined turns are decided as fast as upright ones", arguments: [10, 25, 100])
+    func reclinedTurns(rate: Int) throws {
+        let (scored, rows) = try Self.score(Self.turnScenarios, rate: rate, reps: 3)
+        print("classifier at \(rate) Hz:\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
+        for name in Self.turnScenarios {
+            let row = try #require(rows[name], "no figures for \(name)")
+            #expect(row["rotations"] as? Int == 18, "\(name)")
+            #expect(row["missed"] as? Int == 0, "\(name): missed rotations")
+            #expect(row["spurious_per_hour"] as? Double == 0, "\(name): false rotations")
+            #expect(row["device_spurious"] as? Int == 0, "\(name): wrong device orientations")
+            let p95 = try #require(row["latency_after_motion_p95_ms"] as? Double, "\(name)")
+            #expect(p95 <= 150, "\(name): p95 \(p95) ms after the motion ends")
+        }
+    }
+
+    /// Every public scenario, its samples multiplied by `factor` from 1.5 s on (before the device moves):
+    /// every target of CLASSIFIER.md still holds, face up and face down included.
+    @Test("every target holds after a change of scale", arguments: [10, 25, 100], [0.001, 0.5, 3, 1000])
+    func changeOfScaleInEveryScenario(rate: Int, factor: Double) throws {
+        let scenarios = ["rotate", "repose", "walk", "bump", "table", "boundary", "facedown", "lap", "reclined60"]
+        let (scored, rows) = try Self.score(scenarios, rate: rate, reps: 3, extra: ["--rescale", "\(factor)@1.5"])
+        let failures = scored.standardOutput.split(separator: "\n").filter { $0.hasPrefix("FAIL") }
+        #expect(failures.isEmpty, "\(rate) Hz, ×\(factor):\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardError)")
+        #expect(Set(rows.keys) == Set(scenarios))
+    }
+
+    /// Right edge up at |a| = 250 for 2 s, then face up at |a| = 762 (a driver that changed its scale on
+    /// resume): face up is printed within 800 ms of the new magnitude, and nothing else.
+    @Test("a lasting change of scale is learnt again", arguments: [10, 25, 100])
+    func changeOfScale(rate: Int) throws {
+        let orientd = try CommandRunner.orientd()
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = ["# orientd-trace 1", "# rate_hz=\(rate)", "t,x,y,z"]
+        var noise = UInt64(0x5EED)
+        func jitter(_ scale: Double) -> Double {
+            noise = noise &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(noise >> 11) / Double(1 << 53) * 2 - 1) * 0.01 * scale
+        }
+        let period = 1 / Double(rate)
+        let change = 2.0
+        for index in 0..<(4 * rate) {
+            let t = Double(index) * period
+            let (x, y, z) = t < change ? (-250.0, 0.0, 0.0) : (0.0, 0.0, 762.0)
+            let scale = t < change ? 250.0 : 762
+            lines.append(
+                String(format: "%.6f,%.4f,%.4f,%.4f", t, x + jitter(scale), y + jitter(scale), z + jitter(scale))
+            )
+        }
+        let trace = folder.appendingPathComponent("rescale.csv")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: trace)
+
+        let result = try CommandRunner.run(orientd, ["classify", trace.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let changes = try result.standardOutput.split(separator: "\n").map {
+            try JSONDecoder().decode(Change.self, from: Data($0.utf8))
+        }
+        #expect(changes.map(\.device) == ["portrait-upside-down", "face-up"], "\(result.standardOutput)")
+        let faceUp = try #require(changes.first { $0.device == "face-up" }, "stuck: \(result.standardOutput)")
+        #expect(faceUp.t - change <= 0.8, "face up \(faceUp.t - change) s after the change")
+    }
+
+    /// One line of `orientd classify`.
+    private struct Change: Decodable {
+        var t: Double
+        var device: String
+    }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""More classifier scenarios on top of the evaluation's simulator (orient_sim.py), and the figures.
+
+The simulator's public scenarios turn the device while it is held 5-55 degrees from vertical. These
+add turns while the screen is reclined further back, as when reading in bed or holding the device
+low: reclined50, reclined60 and reclined70 turn it by 90 or 180 degrees, six times, with the screen
+tilted back between 5 degrees below the named angle and the angle itself (hand sway included), so
+that even reclined70 stays below the default face-up angle (FaceUpAngle=70). The traces and their
+truth files have the simulator's format, so orient_eval.py scores them like its own.
+
+Usage:
+  classifier_scenarios.py generate --out DIR [--rate 25] [--reps 3] [--seed 1] [--scenarios ...]
+                                   [--rescale FACTOR@SECONDS]
+      writes DIR/<scenario>-<n>.csv and .truth.json for the scenarios named (these and the
+      simulator's own, e.g. rotate,reclined50,reclined60,reclined70). --rescale multiplies every
+      sample from SECONDS on by FACTOR, as a driver that changes its scale on resume would; the
+      truth is unchanged, since the device moves the same.
+  classifier_scenarios.py figures --orientd PATH [--rates 10,25,100] [--reps 10]
+      generates upright and reclined turns, face-up and face-down scenarios at each rate, scores
+      `orientd classify` on them with orient_eval.py and prints one line per rate and scenario:
+      p50/p95 latency after the motion ends, false and missed rotations, wrong device states,
+      face-up and face-down latency. Exit status 1 when a target of CLASSIFIER.md fails.
+
+The simulator is found in $ORIENTD_EVAL_DIR, else shared/eval beside the repository. Needs numpy.
+"""
+import argparse, json, math, os, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EVAL_DIR = os.environ.get("ORIENTD_EVAL_DIR") or os.path.join(HERE, "..", "..", "shared", "eval")
+if not os.path.isfile(os.path.join(EVAL_DIR, "orient_sim.py")):
+    sys.exit(f"orient_sim.py is not in {EVAL_DIR}; set ORIENTD_EVAL_DIR to the folder of the evaluation scripts")
+sys.path.insert(0, EVAL_DIR)
+import numpy as np  # noqa: E402
+import orient_sim as sim  # noqa: E402
+
+# How far below the named angle the screen may lean while reclined (sway and tremor included).
+RECLINE_SPREAD = 5.0
+
+
+class CalibratedTrace(sim.Trace):
+    """The simulator's sensor (noise, quantisation, jitter) with a calibrated offset: at a steep recline a
+    2 % g offset alone moves the reading by 3-6 degrees, across the face-up angle."""
+
+    def samples(self, rng, noise_g=0.012, bias_g=0.005, lsb_g=0.001):
+        return super().samples(rng, noise_g=noise_g, bias_g=bias_g, lsb_g=lsb_g)
+
+
+def reclined_turns(angle):
+    """Six deliberate turns (90 or 180 degrees, minimum-jerk, 0.3-1.0 s) with holds of 2.5-4 s, the
+    screen reclined between angle - RECLINE_SPREAD and angle degrees from vertical throughout."""
+
+    def scenario(rng, fs):
+        segs = 6
+        hold = [rng.uniform(2.5, 4.0) for _ in range(segs + 1)]
+        mdur = [rng.uniform(0.3, 1.0) for _ in range(segs)]
+        tr = CalibratedTrace(sum(hold) + sum(mdur), fs, rng)
+        t = tr.t
+        # Sway and tremor add at most 1.5 + 0.75 degrees either way: the nominal tilt leaves room for both.
+        low, high = angle - RECLINE_SPREAD, angle - 3.0
+        cur = rng.randrange(4)
+        tilt0 = rng.uniform(low, high)
+        psi = np.full(len(t), cur * 90.0)
+        tilt = np.full(len(t), tilt0)
+        tc = hold[0]
+        tr.expect[t < tc] = cur
+        for i in range(segs):
+            step = rng.choice([90, -90, 90, -90, 180])
+            new = (cur + step // 90) % 4
+            t0, t1 = tc, tc + mdur[i]
+            s = sim.minjerk((t - t0) / (t1 - t0))
+            base = cur * 90.0
+            psi = np.where(t >= t0, base + step * s, psi)
+            newtilt = rng.uniform(low, high)
+            tilt = np.where(t >= t0, tilt0 + (newtilt - tilt0) * s, tilt)
+            # The time the turn crosses the bisector (45 degrees past its start), as orient_sim does.
+            grid = np.linspace(0, 1, 2001)
+            sc = np.interp(45.0 / abs(step), sim.minjerk(grid), grid)
+            tr.rot_events.append((t0, t0 + sc * (t1 - t0), t1, cur, new))
+            nxt = t1 + hold[i + 1]
+            tr.expect[(t >= t1) & (t < nxt)] = new
+            psi = np.where(t >= t1, new * 90.0 if step != 180 else base + 180.0, psi)
+            cur, tilt0, tc = new, newtilt, nxt
+        tr.psi[:] = psi
+        tr.tilt[:] = tilt
+        tr.expect_dev[:] = tr.expect
+        tr.add_sway(rng)
+        return tr
+
+    scenario.__doc__ = f"Turns while reclined {angle - RECLINE_SPREAD:.0f}-{angle:.0f} degrees from vertical."
+    return scenario
+
+
+SCENARIOS = dict(sim.SCENARIOS)
+SCENARIOS.update({f"reclined{a}": reclined_turns(a) for a in (50, 60, 70)})
+
+
+def generate(out, rate, reps, seed, names, rescale=None):
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        sys.exit(f"unknown scenario(s): {', '.join(unknown)}; known: {', '.join(SCENARIOS)}")
+    made = sim.generate(out, rate, reps, seed, names, table=SCENARIOS)
+    if rescale:
+        for stem in made:
+            rescale_trace(stem + ".csv", *rescale)
+    return made
+
+
+def rescale_trace(path, factor, start):
+    """Multiplies the samples of the trace at `path` from time `start` on by `factor`, in place."""
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        for line in lines:
+            if line[:1].isdigit():
+                t, *axes = (float(v) for v in line.split(","))
+                if t >= start:
+                    axes = [v * factor for v in axes]
+                line = f"{t:.6f}," + ",".join(f"{v:.6g}" for v in axes) + "\n"
+            f.write(line)
+
+
+def parse_rescale(text):
+    """'FACTOR@SECONDS' as (factor, seconds)."""
+    try:
+        factor, start = (float(v) for v in text.split("@"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--rescale takes FACTOR@SECONDS, e.g. 1000@1.5; got {text!r}")
+    if not factor > 0:
+        raise argparse.ArgumentTypeError(f"the factor of --rescale must be above 0; got {factor}")
+    return factor, start
+
+
+FIGURE_SCENARIOS = ["rotate", "reclined50", "reclined60", "reclined70", "table", "facedown"]
+
+
+def figures(orientd, rates, reps, seed):
+    if not (os.path.isfile(orientd) and os.access(orientd, os.X_OK)):
+        sys.exit(f"{orientd} is not an executable; build it first (swift build -c release --product orientd)")
+    evaluator = os.path.join(EVAL_DIR, "orient_eval.py")
+    failed = False
+    print(f"{'rate':>4s} {'scenario':10s} {'turns':>5s} {'p50 ms':>6s} {'p95 ms':>6s} {'false':>5s} {'missed':>6s} "
+          f"{'wrong dev':>9s} {'face p50 ms':>11s}")
+    for rate in rates:
+        with tempfile.TemporaryDirectory(prefix="orientd-figures-") as folder:
+            generate(folder, rate, reps, seed, FIGURE_SCENARIOS)
+            table = os.path.join(folder, "figures.json")
+            scored = subprocess.run([sys.executable, evaluator, "--traces", folder, "--cmd",
+                                     f"{orientd} classify {{trace}}", "--json", table],
+                                    capture_output=True, text=True)
+            if scored.returncode not in (0, 1) or not os.path.exists(table):
+                sys.exit(f"orient_eval.py failed: {scored.stderr.strip()[-400:]}")
+            failed |= scored.returncode != 0
+            for line in scored.stdout.splitlines():
+                if line.startswith("FAIL"):
+                    print(f"{rate:4d} {line}")
+            rows = json.load(open(table))
+        for name in FIGURE_SCENARIOS:
+            row = rows[name]
+            false = round(row["spurious_per_hour"] * row["hours"])
+            p50, p95 = row.get("latency_after_motion_p50_ms"), row.get("latency_after_motion_p95_ms")
+            face = row.get("face_up_p50_ms", row.get("face_down_p50_ms"))
+            print(f"{rate:4d} {name:10s} {row.get('rotations', 0):5d} {fmt(p50):>6s} {fmt(p95):>6s} {false:5d} "
+                  f"{row['missed']:6d} {row['device_spurious']:9d} {fmt(face):>11s}")
+    return 1 if failed else 0
+
+
+def fmt(value):
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.0f}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate", help="write traces and their truth files")
+    g.add_argument("--out", required=True)
+    g.add_argument("--rate", type=float, default=25)
+    g.add_argument("--reps", type=int, default=3)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--scenarios", default="reclined50,reclined60,reclined70")
+    g.add_argument("--rescale", type=parse_rescale, metavar="FACTOR@SECONDS",
+                   help="multiply every sample from SECONDS on by FACTOR (a change of scale)")
+    f = sub.add_parser("figures", help="score orientd classify on upright and reclined turns")
+    f.add_argument("--orientd", required=True, help="the orientd executable")
+    f.add_argument("--rates", default="10,25,100")
+    f.add_argument("--reps", type=int, default=10)
+    f.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.cmd == "generate":
+        made = generate(a.out, a.rate, a.reps, a.seed, [s for s in a.scenarios.split(",") if s], a.rescale)
+        print(f"wrote {len(made)} traces to {a.out}")
+        return 0
+    try:
+        rates = [int(r) for r in a.rates.split(",") if r]
+    except ValueError:
+        sys.exit(f"--rates takes whole numbers separated by commas, e.g. 10,25,100; got {a.rates!r}")
+    return figures(a.orientd, rates, a.reps, a.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
