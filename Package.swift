@@ -46,7 +46,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The wire messages of PROTOCOL.md (FoundationEssentials JSON, never full Foundation).
+        // The wire messages of PROTOCOL.md, read and written by its own JSON parser and writer: standard library
+        // only, so that the daemon's replies and events need no Foundation.
         .target(name: "OrientProtocol", dependencies: ["OrientationCore"]),
         // The daemon: engine, control server, authorisation, state persistence.
         .target(
@@ -56,7 +57,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // An async Swift client for apps, over a plain socket.
+        // An async Swift client for apps, over a plain socket; it decodes the daemon's lines with FoundationEssentials.
         .target(name: "OrientClient", dependencies: ["OrientProtocol", "OrientationCore"]),
         .executableTarget(
             name: "orientctl",
@@ -77,7 +78,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode"]),
-        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
+        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]),
         .testTarget(name: "OrientDaemonTests", dependencies: ["OrientDaemon", "OrientationCore", "EventLoop"]),
         .testTarget(name: "OrientClientTests", dependencies: ["OrientClient", "OrientProtocol", "OrientationCore"]),
         // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.

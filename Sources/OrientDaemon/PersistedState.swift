@@ -1,4 +1,4 @@
-import FoundationEssentials
+import OrientProtocol
 public import OrientationCore
 
 /// What the daemon keeps across restarts and reboots: the lock.
@@ -32,27 +32,48 @@ extension PersistedState {
     }
 
     /// Reads a file's bytes strictly: the version must be 1, `lock` present, null or a non-empty list of
-    /// interface orientation wire names (in any order).
+    /// interface orientation wire names (in any order). Other keys are ignored.
     init(fileContents: [UInt8]) throws(PersistedStateFormatError) {
-        let file: StateFile
-        do {
-            file = try JSONDecoder().decode(StateFile.self, from: Data(fileContents))
-        } catch let error as PersistedStateFormatError {
-            throw error
-        } catch let error as DecodingError {
-            throw PersistedStateFormatError(error)
-        } catch {
-            throw PersistedStateFormatError(reason: "not readable as JSON (\(error))")
+        guard let file = try? JSONValue.parse(fileContents) else {
+            throw PersistedStateFormatError(reason: "not valid JSON")
         }
-        guard let names = file.lock else {
+        guard case .object(let members) = file else { throw PersistedStateFormatError(reason: "not a JSON object") }
+        // The version first: a later format may give `lock` another shape, and that must read as "wrong version".
+        switch members["version"] {
+        case nil:
+            throw PersistedStateFormatError(reason: "no 'version' key")
+        case .null?:
+            throw PersistedStateFormatError(reason: "'version' is null")
+        case .integer(let version)? where version != Int64(Self.formatVersion):
+            throw PersistedStateFormatError(
+                reason: "unsupported version \(version); this daemon reads version \(Self.formatVersion)"
+            )
+        case .integer?:
+            break
+        case _?:
+            throw PersistedStateFormatError(reason: "'version' has the wrong type")
+        }
+        let names: [JSONValue]
+        switch members["lock"] {
+        case nil:
+            // A file without `lock` was not written by the daemon.
+            throw PersistedStateFormatError(reason: "no 'lock' key")
+        case .null?:
             self.init(lock: nil)
             return
+        case .array(let items)?:
+            names = items
+        case _?:
+            throw PersistedStateFormatError(reason: "'lock' has the wrong type")
         }
         guard !names.isEmpty else {
             throw PersistedStateFormatError(reason: "the lock is an empty list; unlocked is written as null")
         }
         var mask: InterfaceOrientationMask = []
-        for name in names {
+        for item in names {
+            guard case .string(let name) = item else {
+                throw PersistedStateFormatError(reason: "'lock' holds \(item.typeName), not an orientation name")
+            }
             guard let orientation = InterfaceOrientation(wireName: name), orientation != .unknown else {
                 throw PersistedStateFormatError(reason: "unknown orientation '\(name)' in the lock")
             }
@@ -67,54 +88,5 @@ struct PersistedStateFormatError: Error, CustomStringConvertible {
     /// What is wrong, in words, for the log.
     var reason: String
 
-    init(reason: String) {
-        self.reason = reason
-    }
-
-    init(_ error: DecodingError) {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            reason = "not valid JSON"
-        case .dataCorrupted(let context):
-            reason = "'\(path(context))' is malformed"
-        case .keyNotFound(let key, _):
-            reason = "no '\(key.stringValue)' key"
-        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-            reason = "not a JSON object"
-        case .typeMismatch(_, let context):
-            reason = "'\(path(context))' has the wrong type"
-        case .valueNotFound(_, let context):
-            reason = "'\(path(context))' is null"
-        @unknown default:
-            reason = "not a state file (\(error))"
-        }
-    }
-
     var description: String { reason }
-}
-
-/// The file as JSON sees it, before the names are checked.
-private struct StateFile: Decodable {
-    var lock: [String]?
-
-    private enum CodingKeys: String, CodingKey {
-        case version
-        case lock
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // The version first: a later format may give `lock` another shape, and that must read as "wrong version".
-        let version = try container.decode(Int.self, forKey: .version)
-        guard version == PersistedState.formatVersion else {
-            throw PersistedStateFormatError(
-                reason: "unsupported version \(version); this daemon reads version \(PersistedState.formatVersion)"
-            )
-        }
-        // `decode` of an optional requires the key: a file without `lock` was not written by the daemon.
-        lock = try container.decode([String]?.self, forKey: .lock)
-    }
 }

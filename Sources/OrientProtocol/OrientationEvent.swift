@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// An event of PROTOCOL.md: `{"event": "device", "previous": "portrait", "state": {…}}`.
 public struct OrientationEvent: Sendable, Hashable, Codable {
     /// The events, in the order one change sends them.
@@ -28,5 +26,16 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
         case name = "event"
         case previous
         case state
+    }
+}
+
+extension OrientationEvent: JSONWritable {
+    /// Writes the event as its `Encodable` conformance does, keys sorted.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("event", name.rawValue)
+            json.memberIfPresent("previous", previous)
+            json.member("state", state)
+        }
     }
 }
