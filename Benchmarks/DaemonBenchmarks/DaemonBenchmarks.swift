@@ -49,6 +49,18 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same with the writer's buffer kept from one event to the next: what the JSON writing itself costs.
+    Benchmark("Event encoding into a reused buffer: 1000 events", configuration: .init(scalingFactor: .kilo)) {
+        benchmark in
+        var json = JSONWriter(capacity: 512)
+        for _ in benchmark.scaledIterations {
+            json.removeAll()
+            json.value(rotationEvent)
+            json.newline()
+            blackHole(json.bytes.count)
+        }
+    }
+
     // One change (a `constrain` request from a controller, answered, then its `allowed` and
     // `interface` events) sent by the real daemon to every generating connection. Measured: the
     // loop iteration that reads the request, handles it, encodes the events and writes them to

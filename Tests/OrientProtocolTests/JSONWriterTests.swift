@@ -86,16 +86,8 @@ import Testing
 
     // Lines of PROTOCOL.md's examples, as the daemon writes them: compact, keys sorted.
 
-    static let state = OrientationState(
-        device: .landscapeLeft,
-        interface: .landscapeRight,
-        rotation: .degrees0,
-        allowed: .all,
-        lock: nil,
-        sensor: .active,
-        generating: true,
-        seq: 42
-    )
+    /// PROTOCOL.md's example state.
+    static let state = MessageTests.state
 
     @Test func stateLineOfPROTOCOLmd() {
         let line = String(decoding: MessageEncoder.result(id: .number(7), Self.state), as: UTF8.self)

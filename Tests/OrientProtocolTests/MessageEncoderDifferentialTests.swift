@@ -52,6 +52,20 @@ import Testing
         )
     }
 
+    /// A result reply, written and encoded with the reference.
+    private static func expectSameResult(id: RequestID?, _ result: some JSONWritable & Encodable, seed: UInt64) throws {
+        expectSame(
+            MessageEncoder.result(id: id, result),
+            try reference(ResultReply(id: id, result: result)),
+            seed: seed
+        )
+    }
+
+    /// An error reply, written and encoded with the reference.
+    private static func expectSameError(id: RequestID?, _ error: ProtocolError, seed: UInt64) throws {
+        expectSame(MessageEncoder.error(id: id, error), try reference(ErrorReply(id: id, error: error)), seed: seed)
+    }
+
     static let seeds: [UInt64] = Array(1...8)
     static let rounds = 250
 
@@ -74,11 +88,7 @@ import Testing
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let error = ProtocolError(ProtocolError.Code.allCases.randomElement(using: &random)!, random.text())
-            Self.expectSame(
-                MessageEncoder.error(id: id, error),
-                try Self.reference(ErrorReply(id: id, error: error)),
-                seed: seed
-            )
+            try Self.expectSameError(id: id, error, seed: seed)
         }
     }
 
@@ -88,23 +98,11 @@ import Testing
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let state = random.state()
-            Self.expectSame(
-                MessageEncoder.result(id: id, state),
-                try Self.reference(ResultReply(id: id, result: state)),
-                seed: seed
-            )
+            try Self.expectSameResult(id: id, state, seed: seed)
             let begin = BeginResult(count: random.integer(), state: state)
-            Self.expectSame(
-                MessageEncoder.result(id: id, begin),
-                try Self.reference(ResultReply(id: id, result: begin)),
-                seed: seed
-            )
+            try Self.expectSameResult(id: id, begin, seed: seed)
             let end = EndResult(count: random.integer())
-            Self.expectSame(
-                MessageEncoder.result(id: id, end),
-                try Self.reference(ResultReply(id: id, result: end)),
-                seed: seed
-            )
+            try Self.expectSameResult(id: id, end, seed: seed)
         }
     }
 
@@ -118,11 +116,7 @@ import Testing
                 version: random.text(),
                 sensor: .init(status: random.sensorState(), device: random.optional { $0.text() })
             )
-            Self.expectSame(
-                MessageEncoder.result(id: id, hello),
-                try Self.reference(ResultReply(id: id, result: hello)),
-                seed: seed
-            )
+            try Self.expectSameResult(id: id, hello, seed: seed)
         }
     }
 
@@ -132,11 +126,7 @@ import Testing
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let report = random.statusReport()
-            Self.expectSame(
-                MessageEncoder.result(id: id, report),
-                try Self.reference(ResultReply(id: id, result: report)),
-                seed: seed
-            )
+            try Self.expectSameResult(id: id, report, seed: seed)
         }
     }
 
@@ -148,11 +138,7 @@ import Testing
         for scalar in scalars {
             let error = ProtocolError(.internal, "<\(Character(scalar))>")
             let id = RequestID.string(String(Character(scalar)))
-            Self.expectSame(
-                MessageEncoder.error(id: id, error),
-                try Self.reference(ErrorReply(id: id, error: error)),
-                seed: UInt64(scalar.value)
-            )
+            try Self.expectSameError(id: id, error, seed: UInt64(scalar.value))
         }
     }
 }
