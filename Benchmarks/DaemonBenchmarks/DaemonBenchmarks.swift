@@ -42,7 +42,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 2000
     )
 
-    // One iteration encodes 1000 events: µs per iteration = ns per event.
+    // One iteration encodes 1000 events; the figures are per event (the scaling factor divides them).
     Benchmark("Event encoding: 1000 events", configuration: .init(scalingFactor: .kilo)) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(MessageEncoder.event(rotationEvent))

@@ -12,16 +12,17 @@ public protocol JSONWritable {
 /// Writes compact JSON text (RFC 8259) into a byte buffer that can be reused from one message to the next.
 ///
 /// The caller writes keys in the order they must appear (the daemon's messages sort them); the writer puts
-/// the commas and colons in. Nothing allocates once the buffer holds the message, but a `Double`'s digits.
+/// the commas and colons in. Nothing allocates once the buffer has room for the message (a `Double`'s digits
+/// may, when they are longer than 15 characters).
 public struct JSONWriter: Sendable {
     /// The text written so far.
     public private(set) var bytes: [UInt8]
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
 
-    /// A writer appending to `buffer`, usually an emptied one whose capacity is kept for reuse.
-    public init(appendingTo buffer: [UInt8] = []) {
-        bytes = buffer
+    /// An empty writer.
+    public init() {
+        bytes = []
     }
 
     /// A writer with room for `capacity` bytes before it grows.
