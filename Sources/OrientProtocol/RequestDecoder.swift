@@ -1,4 +1,4 @@
-public import OrientationCore
+import OrientationCore
 
 /// Reads request lines strictly (PROTOCOL.md): the right error code for every way a line can be wrong.
 public enum RequestDecoder {
