@@ -51,7 +51,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The wire messages of PROTOCOL.md (FoundationEssentials JSON, never full Foundation).
+        // The wire messages of PROTOCOL.md, read and written by its own JSON parser and writer: standard library
+        // only, so that the daemon's replies and events need no Foundation.
         .target(name: "OrientProtocol", dependencies: ["OrientationCore"]),
         // The daemon: engine, control server, authorisation, state persistence.
         .target(
@@ -62,7 +63,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // An async Swift client for apps, over a plain socket.
+        // An async Swift client for apps, over a plain socket; it decodes the daemon's lines with FoundationEssentials.
         .target(name: "OrientClient", dependencies: ["OrientProtocol", "OrientationCore", "SystemSupport"]),
         .executableTarget(
             name: "orientctl",
@@ -84,11 +85,15 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
-        .testTarget(name: "OrientProtocolTests", dependencies: ["OrientProtocol", "OrientationCore"]),
+        .testTarget(
+            name: "OrientProtocolTests",
+            dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]
+        ),
         .testTarget(
             name: "OrientDaemonTests",
             dependencies: [
-                "OrientDaemon", "OrientationCore", "OrientProtocol", "IIOSensor", "EventLoop", "SystemSupport",
+                "OrientDaemon", "OrientationCore", "OrientProtocol", "OrientClient", "IIOSensor", "EventLoop",
+                "SystemSupport",
             ]
         ),
         .testTarget(

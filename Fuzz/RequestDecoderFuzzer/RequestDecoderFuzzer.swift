@@ -120,7 +120,7 @@ private func checkLine(_ line: [UInt8]) {
         check(written.last == UInt8(ascii: "\n"), "\(request)'s line has no newline")
         check(!written.dropLast().contains(UInt8(ascii: "\n")), "\(request)'s line is more than one line")
         check(RequestDecoder.decode(written.dropLast()) == outcome, "\(request) does not read back from its line")
-        checkReply(MessageEncoder.result(id: request.id, ["ok": true]), id: request.id, code: nil)
+        checkReply(MessageEncoder.result(id: request.id, EndResult(count: 0)), id: request.id, code: nil)
     }
 }
 

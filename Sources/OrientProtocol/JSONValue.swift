@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A parsed JSON value, for reading requests strictly: every wrong type or unknown key can be
 /// named in the error instead of failing a whole `Decodable` at once.
 public enum JSONValue: Sendable, Hashable, Decodable {

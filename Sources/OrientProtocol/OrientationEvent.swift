@@ -61,3 +61,19 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
         try container.encode(state, forKey: .state)
     }
 }
+
+extension OrientationEvent: JSONWritable {
+    /// Writes the event as its `Encodable` conformance does, keys sorted.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("event", name.rawValue)
+            if name == .tabletMode {
+                // Always there, null included, as the `Encodable` conformance writes it.
+                json.member("previous", previousTabletMode)
+            } else {
+                json.memberIfPresent("previous", previous)
+            }
+            json.member("state", state)
+        }
+    }
+}

@@ -1,4 +1,3 @@
-import FoundationEssentials
 public import OrientationCore
 
 /// The sensor's status as the protocol reports it.
@@ -165,6 +164,50 @@ public struct OrientationState: Sendable, Hashable, Codable {
             return try InterfaceOrientationMask(names: names)
         } catch {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
+        }
+    }
+}
+
+extension SensorState: JSONWritable {
+    public func write(to json: inout JSONWriter) { json.string(rawValue) }
+}
+
+extension DisplayTransform: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("matrix", matrix)
+            json.member("sway", sway)
+            json.member("wayland", wayland)
+            json.member("xrandr", xrandr)
+        }
+    }
+}
+
+extension InterfaceOrientationMask: JSONWritable {
+    /// Writes the mask as the list of its wire names in listing order, as ``wireNames`` but without building it.
+    public func write(to json: inout JSONWriter) {
+        json.array { json in
+            for orientation in Self.listingOrder where contains(Self(orientation)) {
+                json.string(orientation.wireName)
+            }
+        }
+    }
+}
+
+extension OrientationState: JSONWritable {
+    /// Writes the state as ``encode(to:)`` does, keys sorted.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("allowed", allowed)
+            json.member("device", device.wireName)
+            json.member("generating", generating)
+            json.member("interface", interface.wireName)
+            json.member("lock", lock)
+            json.member("rotation", rotation?.degrees)
+            json.member("sensor", sensor)
+            json.member("seq", seq)
+            json.member("tablet_mode", tabletMode)
+            json.member("transform", transform)
         }
     }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// An error reply of PROTOCOL.md: a code from its fixed list and a message for people.
 public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The error codes of PROTOCOL.md.
@@ -38,4 +36,14 @@ public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringCon
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension ProtocolError: JSONWritable {
+    /// Writes `{"code": …, "message": …}`.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("code", code.rawValue)
+            json.member("message", message)
+        }
+    }
 }

@@ -1,6 +1,3 @@
-import FoundationEssentials
-import OrientationCore
-
 /// The result of `begin`: this connection's count after the call and the state.
 public struct BeginResult: Sendable, Hashable, Codable {
     public var count: Int
@@ -58,57 +55,74 @@ public struct HelloResult: Sendable, Hashable, Codable {
     }
 }
 
-/// Encodes the daemon's replies and events as JSON lines, ending in a newline.
+extension BeginResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("count", count)
+            json.member("state", state)
+        }
+    }
+}
+
+extension EndResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in json.member("count", count) }
+    }
+}
+
+extension HelloResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("protocol", `protocol`)
+            json.member("sensor", sensor)
+            json.member("version", version)
+        }
+    }
+}
+
+extension HelloResult.Sensor: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("device", device)
+            json.member("status", status)
+        }
+    }
+}
+
+/// Writes the daemon's replies and events as JSON lines, ending in a newline, with ``JSONWriter``: the text
+/// `JSONEncoder` would write with `.sortedKeys` and `.withoutEscapingSlashes`, in one allocation per line.
 public enum MessageEncoder {
-    private struct ResultReply<Result: Encodable>: Encodable {
-        var id: RequestID?
-        var result: Result
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(result, forKey: .result)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, result }
-    }
-
-    private struct ErrorReply: Encodable {
-        var id: RequestID?
-        var error: ProtocolError
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(error, forKey: .error)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, error }
-    }
+    /// Room for an event line (about 330 bytes) without growing; a status report may grow it once.
+    private static let lineCapacity = 512
 
     /// `{"id": …, "result": …}`.
-    public static func result(id: RequestID?, _ result: some Encodable) -> [UInt8] {
-        line(ResultReply(id: id, result: result))
+    public static func result(id: RequestID?, _ result: some JSONWritable) -> [UInt8] {
+        line { json in
+            json.member("id", id)
+            json.member("result", result)
+        }
     }
 
-    /// `{"id": …, "error": {"code": …, "message": …}}`.
+    /// `{"error": {"code": …, "message": …}, "id": …}`.
     public static func error(id: RequestID?, _ error: ProtocolError) -> [UInt8] {
-        line(ErrorReply(id: id, error: error))
+        line { json in
+            json.member("error", error)
+            json.member("id", id)
+        }
     }
 
     /// `{"event": …, "previous": …, "state": …}`.
     public static func event(_ event: OrientationEvent) -> [UInt8] {
-        line(event)
+        var json = JSONWriter(capacity: lineCapacity)
+        json.value(event)
+        json.newline()
+        return json.bytes
     }
 
-    private static func line(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding these plain structs cannot fail; if it ever did, say so on the wire rather than crash.
-        guard var bytes = try? encoder.encode(value) else {
-            return Array("{\"id\":null,\"error\":{\"code\":\"internal\",\"message\":\"encoding failed\"}}\n".utf8)
-        }
-        bytes.append(UInt8(ascii: "\n"))
-        return Array(bytes)
+    private static func line(_ members: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(capacity: lineCapacity)
+        json.object(members)
+        json.newline()
+        return json.bytes
     }
 }

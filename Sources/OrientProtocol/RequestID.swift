@@ -1,7 +1,5 @@
-import FoundationEssentials
-
 /// A request's `id`: an integer or a string, echoed in the reply.
-public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
+public enum RequestID: Sendable, Hashable, Codable, JSONWritable, CustomStringConvertible {
     case number(Int64)
     case string(String)
 
@@ -19,6 +17,13 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .number(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
+        }
+    }
+
+    public func write(to json: inout JSONWriter) {
+        switch self {
+        case .number(let value): json.integer(value)
+        case .string(let value): json.string(value)
         }
     }
 

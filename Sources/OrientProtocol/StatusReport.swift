@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
 public struct StatusReport: Sendable, Hashable, Codable {
     /// What is known of the accelerometer.
@@ -200,5 +198,84 @@ public struct StatusReport: Sendable, Hashable, Codable {
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"
         case generationTotal = "generation_total"
+    }
+}
+
+extension StatusReport: JSONWritable {
+    /// Writes the report as its `Encodable` conformance does: keys sorted, nil members left out.
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.memberIfPresent("bus", bus)
+            json.member("clients", clients)
+            json.member("generating_connections", generatingConnections)
+            json.member("generation_total", generationTotal)
+            json.member("sensor", sensor)
+            json.member("state", state)
+            json.memberIfPresent("tablet_mode", tabletMode)
+            json.member("uptime_s", uptime)
+            json.member("version", version)
+        }
+    }
+}
+
+extension StatusReport.Sensor: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.memberIfPresent("device", device)
+            json.memberIfPresent("driver", driver)
+            json.member("fell_back", fellBack)
+            json.memberIfPresent("last_error", lastError)
+            json.memberIfPresent("location", location)
+            json.memberIfPresent("matrix", matrix)
+            json.memberIfPresent("matrix_source", matrixSource)
+            json.memberIfPresent("mode", mode)
+            json.memberIfPresent("offset", offset)
+            json.member("rate", rate)
+            json.member("samples_read", samplesRead)
+            json.memberIfPresent("scale", scale)
+            json.member("status", status)
+        }
+    }
+}
+
+extension StatusReport.TabletMode: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("auto_rotate", autoRotate)
+            json.member("follows_device", followsDevice)
+            json.member("switches", switches)
+        }
+    }
+}
+
+extension StatusReport.TabletMode.Switch: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("device", device)
+            json.member("name", name)
+            json.member("tablet_mode", tabletMode)
+        }
+    }
+}
+
+extension StatusReport.Bus: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("clients", clients)
+            json.member("name", name)
+            json.member("owned", owned)
+            json.memberIfPresent("problem", problem)
+        }
+    }
+}
+
+extension StatusReport.Bus.Client: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("claims", claims)
+            json.memberIfPresent("command", command)
+            json.member("name", name)
+            json.memberIfPresent("pid", pid)
+        }
     }
 }

@@ -48,7 +48,7 @@ enum Fixture {
         state: state()
     )
 
-    static func result(_ id: Int64, _ value: some Encodable) -> [UInt8] {
+    static func result(_ id: Int64, _ value: some JSONWritable) -> [UInt8] {
         MessageEncoder.result(id: .number(id), value)
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import OrientClient
 import OrientProtocol
 import OrientationCore
 import Testing

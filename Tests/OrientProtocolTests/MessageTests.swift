@@ -1,3 +1,4 @@
+import OrientClient
 import OrientProtocol
 import OrientationCore
 import Testing

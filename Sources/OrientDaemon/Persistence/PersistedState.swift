@@ -1,4 +1,4 @@
-import FoundationEssentials
+import OrientProtocol
 public import OrientationCore
 
 /// What the daemon keeps across restarts and reboots: the lock.
@@ -32,27 +32,46 @@ extension PersistedState {
     }
 
     /// Reads a file's bytes strictly: the version must be 1, `lock` present, null or a non-empty list of
-    /// interface orientation wire names (in any order).
+    /// interface orientation wire names (in any order). Other keys are ignored.
     init(fileContents: [UInt8]) throws(PersistedStateFormatError) {
-        let file: StateFile
-        do {
-            file = try JSONDecoder().decode(StateFile.self, from: Data(fileContents))
-        } catch let error as PersistedStateFormatError {
-            throw error
-        } catch let error as DecodingError {
-            throw PersistedStateFormatError(error)
-        } catch {
-            throw .unreadable(error)
+        guard let file = try? JSONValue.parse(fileContents) else {
+            throw .notJSON
         }
-        guard let names = file.lock else {
+        guard case .object(let members) = file else { throw .notAnObject }
+        // The version first: a later format may give `lock` another shape, and that must read as "wrong version".
+        switch members["version"] {
+        case nil:
+            throw .missingKey("version")
+        case .null?:
+            throw .null(path: "version")
+        case .integer(let version)? where version != Int64(Self.formatVersion):
+            throw .unsupportedVersion(Int(version))
+        case .integer?:
+            break
+        case _?:
+            throw .wrongType(path: "version")
+        }
+        let names: [JSONValue]
+        switch members["lock"] {
+        case nil:
+            // A file without `lock` was not written by the daemon.
+            throw .missingKey("lock")
+        case .null?:
             self.init(lock: nil)
             return
+        case .array(let items)?:
+            names = items
+        case _?:
+            throw .wrongType(path: "lock")
         }
         guard !names.isEmpty else {
             throw .emptyLock
         }
         var mask: InterfaceOrientationMask = []
-        for name in names {
+        for item in names {
+            guard case .string(let name) = item else {
+                throw .notAnOrientationName(item.typeName)
+            }
             guard let orientation = InterfaceOrientation(wireName: name), orientation != .unknown else {
                 throw .unknownOrientation(name)
             }
@@ -67,13 +86,12 @@ struct PersistedStateFormatError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
         case notJSON
         case notAnObject
-        case unreadable(String)
         case missingKey(String)
-        case malformed(path: String)
         case wrongType(path: String)
         case null(path: String)
         case unsupportedVersion(Int)
         case emptyLock
+        case notAnOrientationName(String)
         case unknownOrientation(String)
     }
 
@@ -83,37 +101,24 @@ struct PersistedStateFormatError: Error, Hashable, CustomStringConvertible {
         self.code = code
     }
 
-    /// JSON could not read the bytes for a reason its errors do not name.
-    static func unreadable(_ error: any Error) -> Self { Self(.unreadable("\(error)")) }
+    /// The bytes are not JSON.
+    static let notJSON = Self(.notJSON)
+    /// The JSON is not an object.
+    static let notAnObject = Self(.notAnObject)
+    /// A key the format requires is missing.
+    static func missingKey(_ key: String) -> Self { Self(.missingKey(key)) }
+    /// A value has the wrong type.
+    static func wrongType(path: String) -> Self { Self(.wrongType(path: path)) }
+    /// A value that must not be null is.
+    static func null(path: String) -> Self { Self(.null(path: path)) }
     /// A version this daemon does not read.
     static func unsupportedVersion(_ version: Int) -> Self { Self(.unsupportedVersion(version)) }
     /// `"lock": []`: unlocked is written as null.
     static let emptyLock = Self(.emptyLock)
+    /// An item of the lock that is not a string (its JSON type named).
+    static func notAnOrientationName(_ typeName: String) -> Self { Self(.notAnOrientationName(typeName)) }
     /// A name in the lock that is no interface orientation.
     static func unknownOrientation(_ name: String) -> Self { Self(.unknownOrientation(name)) }
-
-    /// What JSON decoding found wrong.
-    init(_ error: DecodingError) {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map(\.stringValue).joined(separator: ".")
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            code = .notJSON
-        case .dataCorrupted(let context):
-            code = .malformed(path: path(context))
-        case .keyNotFound(let key, _):
-            code = .missingKey(key.stringValue)
-        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
-            code = .notAnObject
-        case .typeMismatch(_, let context):
-            code = .wrongType(path: path(context))
-        case .valueNotFound(_, let context):
-            code = .null(path: path(context))
-        @unknown default:
-            code = .unreadable("\(error)")
-        }
-    }
 
     /// What is wrong, in words, for the log.
     var reason: String { description }
@@ -122,36 +127,14 @@ struct PersistedStateFormatError: Error, Hashable, CustomStringConvertible {
         switch code {
         case .notJSON: "not valid JSON"
         case .notAnObject: "not a JSON object"
-        case .unreadable(let detail): "not readable as JSON (\(detail))"
         case .missingKey(let key): "no '\(key)' key"
-        case .malformed(let path): "'\(path)' is malformed"
         case .wrongType(let path): "'\(path)' has the wrong type"
         case .null(let path): "'\(path)' is null"
         case .unsupportedVersion(let version):
             "unsupported version \(version); this daemon reads version \(PersistedState.formatVersion)"
         case .emptyLock: "the lock is an empty list; unlocked is written as null"
+        case .notAnOrientationName(let typeName): "'lock' holds \(typeName), not an orientation name"
         case .unknownOrientation(let name): "unknown orientation '\(name)' in the lock"
         }
-    }
-}
-
-/// The file as JSON sees it, before the names are checked.
-private struct StateFile: Decodable {
-    var lock: [String]?
-
-    private enum CodingKeys: String, CodingKey {
-        case version
-        case lock
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        // The version first: a later format may give `lock` another shape, and that must read as "wrong version".
-        let version = try container.decode(Int.self, forKey: .version)
-        guard version == PersistedState.formatVersion else {
-            throw PersistedStateFormatError.unsupportedVersion(version)
-        }
-        // `decode` of an optional requires the key: a file without `lock` was not written by the daemon.
-        lock = try container.decode([String]?.self, forKey: .lock)
     }
 }
