@@ -5,7 +5,8 @@ SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release run demo demo-classify classifier-figures test lint format bench latency clean fuzz
+.PHONY: all deps build release man-tool run demo demo-classify classifier-figures test system-test lint format bench
+.PHONY: latency clean fuzz
 
 all: build
 
@@ -15,8 +16,14 @@ deps:
 build:
 	$(SWIFT) build
 
+# The release binaries that install and the package ship: static Swift standard library.
 release:
 	$(SWIFT) build -c release --product orientd --static-swift-stdlib
+	$(SWIFT) build -c release --product orientctl --static-swift-stdlib
+
+# swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
+man-tool:
+	@$(SWIFT) package plugin generate-manual --help >/dev/null 2>&1 || $(SWIFT) package plugin generate-manual --help
 
 # The demo: the daemon on an emulated accelerometer, watched by orientctl watch.
 run demo: deps
@@ -35,7 +42,7 @@ classifier-figures: deps
 	$$(scripts/python-with-numpy) scripts/classifier_scenarios.py figures \
 		--orientd $$($(SWIFT) build -c release --show-bin-path)/orientd
 
-test: deps lint
+test: deps lint man-tool
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) $(SWIFT) test
 	@echo "== demo (short run: the same motion, 8 times faster)"
@@ -52,6 +59,17 @@ test: deps lint
 	/usr/bin/python3 -m unittest discover -s scripts/tests
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
+	@$(MAKE) --no-print-directory system-test
+
+# The system tests (scripts/system-tests, as root): the release build installed by make install, then
+# the .deb by apt-get, each in a booted systemd container; one PASS/FAIL line per check.
+system-test: deps release man-tool
+	@echo "== system tests under systemd (make install, then the .deb)"
+	@bin=$$($(SWIFT) build -c release --show-bin-path) && out=$$(mktemp -d) && status=0 && \
+		{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; } && \
+		deb=$$(find "$$out" -name 'orientd_*.deb') && \
+		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} || status=1; } ; \
+		rm -rf "$$out"; exit $$status
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
@@ -89,6 +107,12 @@ install:
 
 uninstall:
 	scripts/install uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
+
+# The Debian package orientd_<version>_<arch>.deb in the repository's root, from the release build
+# (BIN_DIR=DIR: binaries already built there); scripts/make-deb says what it holds.
+.PHONY: deb
+deb: $(if $(BIN_DIR),,release) man-tool
+	scripts/make-deb --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
 
 # The figure sheet (docs/performance.md): the release daemon on an emulated accelerometer.
 .PHONY: perf

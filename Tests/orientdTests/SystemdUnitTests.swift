@@ -217,12 +217,14 @@ struct SystemdUnitTests {
             "share/bash-completion/completions/orientd", "share/bash-completion/completions/orientctl",
             "share/zsh/site-functions/_orientd", "share/zsh/site-functions/_orientctl",
             "share/fish/vendor_completions.d/orientd.fish", "share/fish/vendor_completions.d/orientctl.fish",
+            "share/man/man1/orientd.1", "share/man/man1/orientctl.1",
+            "share/doc/orientd/README.md",
         ].map { "\(prefix)/\($0)" }
-        // Man pages need swift-argument-parser's generate-manual tool or help2man; the script
-        // says when it has neither.
-        if !install.standardOutput.contains("no man pages") {
-            expected += ["\(prefix)/share/man/man1/orientd.1", "\(prefix)/share/man/man1/orientctl.1"]
+        // The documentation the units' Documentation= points to: the README and docs/ beside it.
+        let documents = try FileManager.default.contentsOfDirectory(atPath: "\(root)/docs").filter {
+            $0.hasSuffix(".md")
         }
+        expected += documents.map { "\(prefix)/share/doc/orientd/docs/\($0)" }
         let shipsConfiguration = FileManager.default.fileExists(atPath: "\(root)/config/orientd.conf")
         if shipsConfiguration { expected.append("/etc/orientd/orientd.conf") }
 
@@ -233,6 +235,12 @@ struct SystemdUnitTests {
             encoding: .utf8
         )
         #expect(service.contains("\nExecStart=\(prefix)/bin/orientd run\n"))
+        #expect(service.contains(" file:\(prefix)/share/doc/orientd/README.md\n"))
+        let manual = try String(
+            contentsOf: destination.appendingPathComponent("\(prefix)/share/man/man1/orientctl.1"),
+            encoding: .utf8
+        )
+        #expect(manual.contains("follow"), "the orientctl man page does not describe its subcommands")
         let userUnit = try String(
             contentsOf: destination.appendingPathComponent("\(prefix)/lib/systemd/user/orientctl-watch.service"),
             encoding: .utf8
