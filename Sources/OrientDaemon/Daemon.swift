@@ -184,7 +184,7 @@ public final class Daemon {
             configuration = try reloadConfiguration()
         } catch {
             for problem in error.errors {
-                logger.error("configuration not reloaded, the old one stays", metadata: ["problem": "\(problem)"])
+                logger.warning("configuration not reloaded, the old one stays", metadata: ["problem": "\(problem)"])
             }
             return
         }
@@ -194,7 +194,7 @@ public final class Daemon {
         } catch {
             let supported = configuration.entry("Supported", in: "Policy")
             let source = supported?.source.description ?? "default"
-            logger.error(
+            logger.warning(
                 "configuration not reloaded, the old one stays: Supported= must intersect the lock and every constraint",
                 metadata: ["problem": "\(source): [Policy] Supported=\(supported?.value ?? "all"): \(error)"]
             )

@@ -39,6 +39,11 @@ extension EmulatedDeviceTests {
             _ = await daemon.process.waitUntil("the reload is refused", timeout: .seconds(10)) {
                 daemon.process.errorText.contains("\(config):3: [Policy] Supported=sideways")
             }
+            // A refused reload is a warning: the daemon goes on with the old configuration.
+            #expect(
+                daemon.process.errorText.contains("orientd: warning: configuration not reloaded"),
+                "\(daemon.process.errorText)"
+            )
             var state = try await observer.call("get").state
             #expect(
                 state?["allowed"]?.strings == ["landscape-left", "landscape-right"],
