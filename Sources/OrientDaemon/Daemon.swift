@@ -23,6 +23,8 @@ public final class Daemon {
     let engine: Engine
     private let requests: ControlRequests
     private(set) var sensor: AccelerometerSensor
+    /// The base accelerometer of a convertible with two, for the hinge angle: started and stopped with ``sensor``.
+    private(set) var baseSensor: AccelerometerSensor
     private(set) var tabletModeMonitor: TabletModeMonitor?
     /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
     private var saidNoSwitch = false
@@ -69,6 +71,7 @@ public final class Daemon {
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
         sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
+        baseSensor = Self.makeBaseSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -116,13 +119,18 @@ public final class Daemon {
         requests.status = self
     }
 
-    /// With `AutoRotate=tablet-mode` and no switch, rotation follows the device as with `always`: said once,
-    /// the first time it happens (at start, on reload, or when the last switch goes).
+    /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
+    /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
+    /// start, on reload, or when the last source goes).
     private func sayIfNoSwitch() {
         guard settings.autoRotate == .tabletMode, engine.tabletMode == nil, !saidNoSwitch else { return }
         saidNoSwitch = true
+        let hinge =
+            baseSensor.accelerometer == nil
+            ? "no base accelerometer for the hinge angle"
+            : "the hinge angle has not decided yet"
         logger.notice(
-            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until one appears"
+            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found and \(hinge): rotating as with 'always' until tablet mode is known"
         )
     }
 
@@ -139,6 +147,27 @@ public final class Daemon {
         engine.sensor = sensor
         sensor.onStatusChange = { [unowned engine] _, current in engine.sensorStatusChanged(to: current) }
         sensor.onDiscovery = { [unowned engine] in engine.sensorDiscoveryChanged() }
+        sensor.refreshDiscovery()
+        return sensor
+    }
+
+    /// The base accelerometer's sensor for the display's `options`, feeding `engine`'s hinge, discovered but
+    /// stopped. Its messages carry `sensor=base`.
+    private static func makeBaseSensor(
+        options: SensorOptions,
+        loop: EventLoop,
+        engine: Engine,
+        logger: Logger
+    ) -> AccelerometerSensor {
+        var logger = logger
+        logger[metadataKey: "sensor"] = "base"
+        let sensor = AccelerometerSensor(loop: loop, options: options.forBase, logger: logger) {
+            [unowned engine] sample in
+            engine.handleBase(sample)
+        }
+        engine.baseSensor = sensor
+        sensor.onStatusChange = { [unowned engine] _, current in engine.baseSensorStatusChanged(to: current) }
+        sensor.onDiscovery = { [unowned engine] in engine.baseSensorDiscoveryChanged() }
         sensor.refreshDiscovery()
         return sensor
     }
@@ -228,11 +257,17 @@ public final class Daemon {
     /// Replaces the sensor with one using `options`, running if someone is generating.
     private func restartSensor(options: SensorOptions) {
         let running = engine.generatingConnections > 0
-        sensor.onStatusChange = nil
-        sensor.onDiscovery = nil
-        sensor.stop()
+        for old in [sensor, baseSensor] {
+            old.onStatusChange = nil
+            old.onDiscovery = nil
+            old.stop()
+        }
         sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
-        if running { sensor.start() }
+        baseSensor = Self.makeBaseSensor(options: options, loop: loop, engine: engine, logger: logger)
+        if running {
+            sensor.start()
+            baseSensor.start()
+        }
         logger.info(
             "the sensor options changed",
             metadata: ["sensor": "\(running ? "restarted" : "stopped, starts with them")"]
@@ -255,8 +290,11 @@ public final class Daemon {
         engine.onStateChange = { _ in }
         engine.onTiltChange = {}
         sensor.onDiscovery = nil
+        baseSensor.onStatusChange = nil
+        baseSensor.onDiscovery = nil
         sensorProxy = nil
         sensor.stop()
+        baseSensor.stop()
         server?.shutDown()
         server = nil
     }

@@ -1,0 +1,177 @@
+import IIOSensor
+import Logging
+import OrientProtocol
+import OrientationCore
+import Testing
+
+@testable import OrientDaemon
+
+/// Tablet mode from the hinge of a two-accelerometer convertible, through the engine with fake sensors: the angle
+/// in the state, the decision and its thresholds, the order of sources (switch over hinge), nobody generating, and
+/// the base sensor going away.
+@Suite struct EngineHingeTests {
+    let client = ClientID(1)
+
+    private func rig(_ directory: String, autoRotate: DaemonSettings.AutoRotate = .tabletMode) throws -> EngineRig {
+        var settings = DaemonSettings()
+        settings.autoRotate = autoRotate
+        return try EngineRig(
+            settings: settings,
+            stateDirectory: directory,
+            baseSensor: FakeSensor(accelerometer: FakeSensor.baseAccelerometer)
+        )
+    }
+
+    @Test func theHingeAngleAndTabletModeAreInTheState() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            #expect(
+                (rig.engine.baseSensor as? FakeSensor)?.status == .active,
+                "the base sensor starts with the display one"
+            )
+            for (angle, tablet) in [(90.0, false), (187.5, false), (270.0, true), (330.0, true), (180.0, true)] {
+                rig.holdHinge(at: angle)
+                let state = rig.engine.state
+                #expect(state.hinge == angle, "at \(angle)°")
+                #expect(state.tabletMode == tablet, "at \(angle)°: 180° is inside the band, the decision holds")
+                #expect(state.tabletModeSource == .hinge)
+            }
+            rig.holdHinge(at: 120, turn: 40)
+            #expect(rig.engine.state.hinge == 120, "tilting the whole machine changes nothing")
+            #expect(rig.engine.state.tabletMode == false)
+        }
+    }
+
+    @Test func foldedFlatAgainstTheBaseLooksClosedAndTheLastDecisionHolds() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 300)
+            #expect(rig.engine.state.tabletMode == true)
+            rig.holdHinge(at: 359.9)
+            #expect(rig.engine.state.hinge == nil, "closed and folded look alike: unreliable")
+            #expect(rig.engine.state.tabletMode == true)
+            rig.holdHinge(at: 100)
+            rig.holdHinge(at: 0.1)
+            #expect(rig.engine.state.hinge == nil)
+            #expect(rig.engine.state.tabletMode == false)
+        }
+    }
+
+    @Test func laptopModeHoldsTheNaturalOrientationWhileTheLidTurns() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 100)
+            #expect(rig.engine.state.tabletMode == false)
+            #expect(rig.engine.state.interface == .landscapeRight)
+            _ = rig.takeEvents()
+            // The whole machine on its side: the device orientation follows, the interface does not.
+            rig.holdHinge(at: 110, turn: 80)
+            let events = rig.takeEvents()
+            #expect(!events.contains { $0.name == .interface }, "\(events.map(\.name))")
+            #expect(rig.engine.state.interface == .landscapeRight)
+
+            rig.holdHinge(at: 300)
+            let folded = rig.takeEvents()
+            #expect(folded.first?.name == .tabletMode)
+            #expect(folded.first?.previousTabletMode == false)
+            #expect(folded.first?.state.tabletModeSource == .hinge)
+        }
+    }
+
+    @Test func aHingeAngleOfItsOwnIsNoEvent() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 100)
+            _ = rig.takeEvents()
+            rig.holdHinge(at: 120)
+            rig.holdHinge(at: 140)
+            #expect(rig.takeEvents().isEmpty)
+            #expect(rig.engine.state.hinge == 140)
+        }
+    }
+
+    @Test func theSwitchWinsOverTheHinge() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 300)
+            #expect(rig.engine.state.tabletModeSource == .hinge)
+            rig.engine.tabletModeChanged(to: false)
+            #expect(rig.engine.state.tabletMode == false)
+            #expect(rig.engine.state.tabletModeSource == .switch)
+            rig.holdHinge(at: 310)
+            #expect(rig.engine.state.tabletMode == false, "the switch still says laptop")
+            rig.engine.tabletModeChanged(to: nil)
+            #expect(rig.engine.state.tabletMode == true, "the switch went: the hinge decides again")
+            #expect(rig.engine.state.tabletModeSource == .hinge)
+        }
+    }
+
+    @Test func nobodyGeneratingTheHingeIsNullAndTabletModeStays() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 300)
+            rig.request(#"{"id":2,"method":"end"}"#, from: client)
+            #expect(
+                (rig.engine.baseSensor as? FakeSensor)?.status == .stopped,
+                "the base sensor stops with the display one"
+            )
+            #expect(rig.engine.state.hinge == nil)
+            #expect(rig.engine.state.tabletMode == true)
+            #expect(rig.engine.state.tabletModeSource == .hinge)
+        }
+    }
+
+    @Test func aBaseSensorGoneTakesItsDecisionAndOneThatReturnsDecidesAgain() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try rig(directory)
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 300)
+            _ = rig.takeEvents()
+            let base = try #require(rig.engine.baseSensor as? FakeSensor)
+            base.report(.absent)
+            let events = rig.takeEvents()
+            #expect(events.map(\.name) == [.tabletMode])
+            #expect(events.first?.previousTabletMode == true)
+            #expect(rig.engine.state.tabletMode == nil, "no switch, no hinge: nothing tells")
+            #expect(rig.engine.state.hinge == nil)
+            rig.holdHinge(at: 100)
+            #expect(rig.engine.state.tabletMode == nil, "samples from an absent base count for nothing")
+            base.report(.active)
+            rig.holdHinge(at: 100)
+            #expect(rig.engine.state.tabletMode == false)
+        }
+    }
+
+    @Test func implausibleBaseReadingsAreIgnoredAndSaidOnce() throws {
+        try withTemporaryDirectory { directory in
+            let log = RecordingLog()
+            var settings = DaemonSettings()
+            settings.autoRotate = .tabletMode
+            let rig = try EngineRig(
+                settings: settings,
+                stateDirectory: directory,
+                baseSensor: FakeSensor(accelerometer: FakeSensor.baseAccelerometer),
+                log: log
+            )
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            for index in 0..<400 {
+                let time = Double(index) * 0.02
+                rig.engine.handleBase(Sample(time: time, x: 0, y: 0, z: 300))
+                rig.engine.handle(Sample(time: time, x: 0, y: -9.81, z: 0))
+            }
+            #expect(rig.engine.state.hinge == nil)
+            #expect(rig.engine.state.tabletMode == nil)
+            #expect(rig.engine.state.interface == .landscapeRight, "the orientation does not depend on the base")
+            #expect(
+                log.records(atLeast: .warning).filter { $0.message.contains("base accelerometer reads implausible") }
+                    .count == 1
+            )
+        }
+    }
+}
