@@ -29,7 +29,10 @@ struct Orientctl: AsyncParsableCommand {
             4 permission denied.
             """,
         version: OrientdVersion.current,
-        subcommands: [Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, Status.self]
+        subcommands: [
+            Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, TabletModeCommand.self,
+            Status.self,
+        ]
     )
 
     @OptionGroup var global: GlobalOptions

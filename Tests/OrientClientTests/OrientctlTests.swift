@@ -14,7 +14,7 @@ struct OrientctlTests {
             ["follow", "--backend", "sway", "--panel-offset", "45"], ["follow", "--backend", "exec"],
             ["follow", "--backend", "hyprland", "--touch", "ELAN"], ["follow", "--backend", "x11", "--exec", "true"],
             ["follow", "--exec", "true", "--output", "eDP-1"], ["follow", "--backend", "sway", "--dry-run", "--json"],
-            ["follow", "--backend", "wayfire"],
+            ["follow", "--backend", "wayfire"], ["tablet-mode"], ["tablet-mode", "yes"],
         ]
     )
     func usageErrors(arguments: [String]) async throws {
@@ -302,6 +302,19 @@ struct OrientctlTests {
             } else {
                 #expect(!lines.contains { $0.hasPrefix("  switch:") })
             }
+        }
+    }
+
+    @Test("tablet-mode sends the setting and prints the new state line", arguments: ["on", "off", "auto"])
+    func tabletMode(mode: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "tablet-mode", mode], in: directory)
+            let requests = try await peer.accept().answer(1)
+            #expect(requests == [#"{"id": 1, "method": "tablet-mode", "params": {"mode": "\#(mode)"}}"#])
+            #expect(try await process.wait() == 0)
+            let tail = mode == "auto" ? "lock=none" : "lock=none tablet_mode=\(mode == "on")"
+            #expect(process.output.hasSuffix(tail + "\n"), "\(process.output)")
         }
     }
 

@@ -175,3 +175,77 @@ import Testing
         }
     }
 }
+
+/// `tablet-mode on|off|auto`: a manual tablet mode over the switch and the hinge, for controllers, saved with the
+/// lock.
+@Suite struct EngineManualTabletModeTests {
+    let client = ClientID(1)
+
+    @Test func aManualSettingWinsOverTheSwitchAndTheHingeAndAutoGivesItBack() throws {
+        try withTemporaryDirectory { directory in
+            var settings = DaemonSettings()
+            settings.autoRotate = .tabletMode
+            let rig = try EngineRig(
+                settings: settings,
+                stateDirectory: directory,
+                baseSensor: FakeSensor(accelerometer: FakeSensor.baseAccelerometer)
+            )
+            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            rig.holdHinge(at: 100)
+            rig.engine.tabletModeChanged(to: false)
+            _ = rig.takeEvents()
+
+            let on = rig.request(#"{"id":2,"method":"tablet-mode","params":{"mode":"on"}}"#, from: client)
+            #expect(on.reply.contains(#""tablet_mode":true"#) && on.reply.contains(#""tablet_mode_source":"manual""#))
+            #expect(on.events.first?.name == .tabletMode)
+            #expect(on.events.first?.previousTabletMode == false)
+            rig.engine.tabletModeChanged(to: false)
+            rig.holdHinge(at: 90)
+            #expect(rig.engine.state.tabletMode == true, "neither the switch nor the hinge overrides it")
+
+            let off = rig.request(#"{"id":3,"method":"tablet-mode","params":{"mode":"off"}}"#, from: client)
+            #expect(off.reply.contains(#""tablet_mode":false"#))
+            let again = rig.request(#"{"id":4,"method":"tablet-mode","params":{"mode":"off"}}"#, from: client)
+            #expect(again.events.isEmpty, "the same setting again is no change")
+
+            rig.engine.tabletModeChanged(to: nil)
+            rig.holdHinge(at: 300)
+            #expect(rig.engine.state.tabletModeSource == .manual)
+            let auto = rig.request(#"{"id":5,"method":"tablet-mode","params":{"mode":"auto"}}"#, from: client)
+            #expect(auto.reply.contains(#""tablet_mode_source":"hinge""#), "\(auto.reply)")
+            #expect(rig.engine.state.tabletMode == true)
+        }
+    }
+
+    @Test func onlyControllersMaySetIt() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try EngineRig(stateDirectory: directory)
+            let refused = rig.request(
+                #"{"id":1,"method":"tablet-mode","params":{"mode":"on"}}"#,
+                from: client,
+                peer: EngineRig.nobody
+            )
+            #expect(refused.reply.contains(#""code":"permission-denied""#), "\(refused.reply)")
+            #expect(rig.engine.state.tabletMode == nil)
+            #expect(readText(directory + "/state.json") == nil, "nothing saved")
+        }
+    }
+
+    @Test func itIsSavedWithTheLockAndRestored() throws {
+        try withTemporaryDirectory { directory in
+            var settings = DaemonSettings()
+            settings.autoRotate = .tabletMode
+            do {
+                let rig = try EngineRig(settings: settings, stateDirectory: directory)
+                rig.request(#"{"id":1,"method":"lock","params":{"orientation":"portrait"}}"#, from: client)
+                rig.request(#"{"id":2,"method":"tablet-mode","params":{"mode":"off"}}"#, from: client)
+                rig.request(#"{"id":3,"method":"unlock"}"#, from: client)
+            }
+            let restarted = try EngineRig(settings: settings, stateDirectory: directory)
+            #expect(restarted.engine.state.tabletMode == false, "the unlock kept the tablet mode in the file")
+            #expect(restarted.engine.state.tabletModeSource == .manual)
+            #expect(restarted.engine.state.lock == nil)
+            #expect(!restarted.engine.followsDevice, "laptop mode holds the interface from the start")
+        }
+    }
+}

@@ -28,6 +28,8 @@ final class Engine {
     private(set) var tabletModeSource: TabletModeSource?
     /// The tablet-mode switch: nil without a switch.
     private(set) var switchTabletMode: Bool?
+    /// The manual tablet mode (`tablet-mode on|off`), saved with the lock; nil for `auto`.
+    private(set) var manualTabletMode: Bool?
     /// The hinge between the display and the base accelerometer; its decision counts while there is a base sensor.
     private(set) var hinge: HingeMonitor
     /// Whether there is a base accelerometer whose hinge counts (``refreshHasBase()``).
@@ -66,7 +68,15 @@ final class Engine {
             supported: settings.supported,
             preferred: settings.preferred
         )
-        if let lock = store.load().lock {
+        let saved = store.load()
+        manualTabletMode = saved.tabletMode
+        if let mode = saved.tabletMode {
+            tabletModeSource = .manual
+            tabletMode = mode
+            _ = policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: mode))
+            logger.info("manual tablet mode restored", metadata: ["tablet_mode": "\(mode ? "on" : "off")"])
+        }
+        if let lock = saved.lock {
             do {
                 _ = try policy.setLock(lock)
                 logger.info("lock restored", metadata: ["lock": "\(lock)"])
@@ -75,7 +85,7 @@ final class Engine {
                     "the saved lock no longer intersects Supported=: dropped",
                     metadata: ["lock": "\(lock)", "supported": "\(settings.supported)"]
                 )
-                try? store.save(PersistedState(lock: nil))
+                try? store.save(PersistedState(lock: nil, tabletMode: manualTabletMode))
             }
         }
     }
@@ -216,6 +226,23 @@ final class Engine {
         autoRotate == .always || tabletMode != false
     }
 
+    /// Sets the manual tablet mode (nil: `auto`, the switch or the hinge decides), saved first: when it cannot be
+    /// saved nothing changes.
+    /// - Throws: ``StateStoreError`` when the state file cannot be written.
+    func setManualTabletMode(_ value: Bool?) throws(StateStoreError) {
+        guard value != manualTabletMode else { return }
+        do {
+            try store.save(PersistedState(lock: policy.lock, tabletMode: value))
+        } catch {
+            logger.error("the tablet mode could not be saved", metadata: ["error": "\(error)"])
+            throw error
+        }
+        manualTabletMode = value
+        logger.info("manual tablet mode", metadata: ["tablet_mode": "\(value.map { $0 ? "on" : "off" } ?? "auto")"])
+        decideTabletMode()
+        flush()
+    }
+
     /// The tablet-mode switch changed (or appeared, or went).
     func tabletModeChanged(to value: Bool?) {
         guard value != switchTabletMode else { return }
@@ -251,13 +278,16 @@ final class Engine {
         flush()
     }
 
-    /// Tablet mode from its sources, strongest first: the switch, else the hinge, else nothing. A change of value is
+    /// Tablet mode from its sources, strongest first: the manual setting, else the switch, else the hinge, else
+    /// nothing. A change of value is
     /// a `tablet-mode` event, and the policy starts or stops following the device (an `interface` event when the
     /// interface moves with it).
     private func decideTabletMode() {
         var value: Bool?
         var source: TabletModeSource?
-        if let switchTabletMode {
+        if let manualTabletMode {
+            (value, source) = (manualTabletMode, .manual)
+        } else if let switchTabletMode {
             (value, source) = (switchTabletMode, .switch)
         } else if hasBase, let decided = hinge.tabletMode {
             (value, source) = (decided, .hinge)
@@ -356,7 +386,7 @@ final class Engine {
         }
         if candidate.lock != policy.lock {
             do {
-                try store.save(PersistedState(lock: candidate.lock))
+                try store.save(PersistedState(lock: candidate.lock, tabletMode: manualTabletMode))
             } catch {
                 logger.error("the lock could not be saved", metadata: ["error": "\(error)"])
                 throw .notSaved(error)
