@@ -25,6 +25,8 @@ public final class Daemon {
     private(set) var sensor: AccelerometerSensor
     /// The base accelerometer of a convertible with two, for the hinge angle: started and stopped with ``sensor``.
     private(set) var baseSensor: AccelerometerSensor
+    /// The base sensor's sample times on the display's clock, for the hinge.
+    private let clocks = SensorClocks()
     private(set) var tabletModeMonitor: TabletModeMonitor?
     /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
     private var saidNoSwitch = false
@@ -70,8 +72,14 @@ public final class Daemon {
         }
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
-        sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
-        baseSensor = Self.makeBaseSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
+        sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, clocks: clocks, logger: logger)
+        baseSensor = Self.makeBaseSensor(
+            options: settings.sensor,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -134,18 +142,25 @@ public final class Daemon {
         )
     }
 
-    /// The sensor for `options`, feeding `engine`, discovered but stopped.
+    /// The sensor for `options`, feeding `engine`, discovered but stopped. Each sample's delay (the loop's cached
+    /// clock, no system call) goes to `clocks`.
     private static func makeSensor(
         options: SensorOptions,
         loop: EventLoop,
         engine: Engine,
+        clocks: SensorClocks,
         logger: Logger
     ) -> AccelerometerSensor {
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { [unowned engine] sample in
+        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) {
+            [unowned engine, unowned loop] sample in
+            clocks.display(sample, now: loop.now)
             engine.handle(sample)
         }
         engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in engine.sensorStatusChanged(to: current) }
+        sensor.onStatusChange = { [unowned engine] _, current in
+            if current != .active { clocks.reset() }
+            engine.sensorStatusChanged(to: current)
+        }
         sensor.onDiscovery = { [unowned engine] in engine.sensorDiscoveryChanged() }
         sensor.refreshDiscovery()
         return sensor
@@ -157,16 +172,20 @@ public final class Daemon {
         options: SensorOptions,
         loop: EventLoop,
         engine: Engine,
+        clocks: SensorClocks,
         logger: Logger
     ) -> AccelerometerSensor {
         var logger = logger
         logger[metadataKey: "sensor"] = "base"
         let sensor = AccelerometerSensor(loop: loop, options: options.forBase, logger: logger) {
-            [unowned engine] sample in
-            engine.handleBase(sample)
+            [unowned engine, unowned loop] sample in
+            engine.handleBase(clocks.base(sample, now: loop.now))
         }
         engine.baseSensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in engine.baseSensorStatusChanged(to: current) }
+        sensor.onStatusChange = { [unowned engine] _, current in
+            if current != .active { clocks.reset() }
+            engine.baseSensorStatusChanged(to: current)
+        }
         sensor.onDiscovery = { [unowned engine] in engine.baseSensorDiscoveryChanged() }
         sensor.refreshDiscovery()
         return sensor
@@ -262,8 +281,8 @@ public final class Daemon {
             old.onDiscovery = nil
             old.stop()
         }
-        sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
-        baseSensor = Self.makeBaseSensor(options: options, loop: loop, engine: engine, logger: logger)
+        sensor = Self.makeSensor(options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
+        baseSensor = Self.makeBaseSensor(options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
         if running {
             sensor.start()
             baseSensor.start()
