@@ -1,7 +1,6 @@
+import IIOSensor
 import OrientationCore
 import Testing
-
-@testable import OrientDaemon
 
 /// The base sensor's times on the display's clock: kernel timestamps against a poll timer's loop time.
 @Suite struct SensorClocksTests {

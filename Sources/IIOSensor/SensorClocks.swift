@@ -1,4 +1,4 @@
-import OrientationCore
+public import OrientationCore
 
 /// Puts the base accelerometer's sample times on the display accelerometer's clock, so that the hinge can pair
 /// their readings by time.
@@ -8,28 +8,31 @@ import OrientationCore
 /// clock is estimated as the smallest (loop time − sample time) seen: a sample is never handed on before it was
 /// taken, so the smallest is the closest. A change of more than ``clockJump`` seconds is a new clock (a
 /// suspend, a clock set, a sensor restarted in another mode), and starts the estimate again. O(1), no allocation.
-final class SensorClocks {
+public final class SensorClocks {
     /// An offset this far from the estimate means the sensor's clock changed.
     static let clockJump = 1.0
 
     private var displayOffset: Double?
     private var baseOffset: Double?
 
+    /// No estimate yet.
+    public init() {}
+
     /// A display sample handed on at loop time `now`.
-    func display(_ sample: Sample, now: Double) {
+    public func display(_ sample: Sample, now: Double) {
         Self.update(&displayOffset, time: sample.time, now: now)
     }
 
     /// A base sample handed on at loop time `now`, with its time on the display's clock (unchanged until the
     /// display has delivered).
-    func base(_ sample: Sample, now: Double) -> Sample {
+    public func base(_ sample: Sample, now: Double) -> Sample {
         Self.update(&baseOffset, time: sample.time, now: now)
         guard let displayOffset, let baseOffset else { return sample }
         return Sample(time: sample.time + baseOffset - displayOffset, acceleration: sample.acceleration)
     }
 
     /// Forgets both estimates (the sensors stopped; they may come back with other clocks).
-    func reset() {
+    public func reset() {
         displayOffset = nil
         baseOffset = nil
     }
