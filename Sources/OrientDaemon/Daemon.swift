@@ -72,8 +72,16 @@ public final class Daemon {
         }
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
-        sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, clocks: clocks, logger: logger)
-        baseSensor = Self.makeBaseSensor(
+        sensor = Self.makeSensor(
+            .display,
+            options: settings.sensor,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
+        baseSensor = Self.makeSensor(
+            .base,
             options: settings.sensor,
             loop: loop,
             engine: engine,
@@ -142,51 +150,38 @@ public final class Daemon {
         )
     }
 
-    /// The sensor for `options`, feeding `engine`, discovered but stopped. Each sample's delay (the loop's cached
-    /// clock, no system call) goes to `clocks`.
+    /// The sensor of the accelerometer at `location` for the display's `options`, feeding `engine`, discovered but
+    /// stopped: the display one drives the orientation (each sample's delay, from the loop's cached clock with no
+    /// system call, goes to `clocks`); the base one feeds the hinge, its times put on the display's clock, and its
+    /// messages carry `sensor=base`.
     private static func makeSensor(
+        _ location: SensorLocation,
         options: SensorOptions,
         loop: EventLoop,
         engine: Engine,
         clocks: SensorClocks,
         logger: Logger
     ) -> AccelerometerSensor {
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) {
-            [unowned engine, unowned loop] sample in
-            clocks.display(sample, now: loop.now)
-            engine.handle(sample)
-        }
-        engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in
-            if current != .active { clocks.reset() }
-            engine.sensorStatusChanged(to: current)
-        }
-        sensor.onDiscovery = { [unowned engine] in engine.sensorDiscoveryChanged() }
-        sensor.refreshDiscovery()
-        return sensor
-    }
-
-    /// The base accelerometer's sensor for the display's `options`, feeding `engine`'s hinge, discovered but
-    /// stopped. Its messages carry `sensor=base`.
-    private static func makeBaseSensor(
-        options: SensorOptions,
-        loop: EventLoop,
-        engine: Engine,
-        clocks: SensorClocks,
-        logger: Logger
-    ) -> AccelerometerSensor {
+        let isBase = location == .base
         var logger = logger
-        logger[metadataKey: "sensor"] = "base"
-        let sensor = AccelerometerSensor(loop: loop, options: options.forBase, logger: logger) {
+        if isBase { logger[metadataKey: "sensor"] = "base" }
+        let sensor = AccelerometerSensor(loop: loop, options: isBase ? options.forBase : options, logger: logger) {
             [unowned engine, unowned loop] sample in
-            engine.handleBase(clocks.base(sample, now: loop.now))
+            if isBase {
+                engine.handleBase(clocks.base(sample, now: loop.now))
+            } else {
+                clocks.display(sample, now: loop.now)
+                engine.handle(sample)
+            }
         }
-        engine.baseSensor = sensor
+        if isBase { engine.baseSensor = sensor } else { engine.sensor = sensor }
         sensor.onStatusChange = { [unowned engine] _, current in
             if current != .active { clocks.reset() }
-            engine.baseSensorStatusChanged(to: current)
+            if isBase { engine.baseSensorStatusChanged(to: current) } else { engine.sensorStatusChanged(to: current) }
         }
-        sensor.onDiscovery = { [unowned engine] in engine.baseSensorDiscoveryChanged() }
+        sensor.onDiscovery = { [unowned engine] in
+            if isBase { engine.baseSensorDiscoveryChanged() } else { engine.sensorDiscoveryChanged() }
+        }
         sensor.refreshDiscovery()
         return sensor
     }
@@ -281,8 +276,15 @@ public final class Daemon {
             old.onDiscovery = nil
             old.stop()
         }
-        sensor = Self.makeSensor(options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
-        baseSensor = Self.makeBaseSensor(options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
+        sensor = Self.makeSensor(.display, options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
+        baseSensor = Self.makeSensor(
+            .base,
+            options: options,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
         if running {
             sensor.start()
             baseSensor.start()

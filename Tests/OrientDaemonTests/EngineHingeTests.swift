@@ -22,10 +22,17 @@ import Testing
         )
     }
 
-    @Test func theHingeAngleAndTabletModeAreInTheState() throws {
+    /// Runs `body` with a rig whose engine has a base sensor, `AutoRotate=tablet-mode`, and one generating client.
+    private func withGeneratingConvertible(_ body: (EngineRig) throws -> Void) throws {
         try withTemporaryDirectory { directory in
             let rig = try rig(directory)
             rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+            try body(rig)
+        }
+    }
+
+    @Test func theHingeAngleAndTabletModeAreInTheState() throws {
+        try withGeneratingConvertible { rig in
             #expect(
                 (rig.engine.baseSensor as? FakeSensor)?.status == .active,
                 "the base sensor starts with the display one"
@@ -44,9 +51,7 @@ import Testing
     }
 
     @Test func foldedFlatAgainstTheBaseLooksClosedAndTheLastDecisionHolds() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             #expect(rig.engine.state.tabletMode == true)
             rig.holdHinge(at: 359.9)
@@ -60,9 +65,7 @@ import Testing
     }
 
     @Test func laptopModeHoldsTheNaturalOrientationWhileTheLidTurns() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 100)
             #expect(rig.engine.state.tabletMode == false)
             #expect(rig.engine.state.interface == .landscapeRight)
@@ -82,9 +85,7 @@ import Testing
     }
 
     @Test func aHingeAngleOfItsOwnIsNoEvent() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 100)
             _ = rig.takeEvents()
             rig.holdHinge(at: 120)
@@ -95,9 +96,7 @@ import Testing
     }
 
     @Test func theSwitchWinsOverTheHinge() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             #expect(rig.engine.state.tabletModeSource == .hinge)
             rig.engine.tabletModeChanged(to: false)
@@ -112,9 +111,7 @@ import Testing
     }
 
     @Test func nobodyGeneratingTheHingeIsNullAndTabletModeStays() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             rig.request(#"{"id":2,"method":"end"}"#, from: client)
             #expect(
@@ -128,9 +125,7 @@ import Testing
     }
 
     @Test func aBaseSensorGoneTakesItsDecisionAndOneThatReturnsDecidesAgain() throws {
-        try withTemporaryDirectory { directory in
-            let rig = try rig(directory)
-            rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+        try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             _ = rig.takeEvents()
             let base = try #require(rig.engine.baseSensor as? FakeSensor)

@@ -25,17 +25,10 @@ extension EmulatedDeviceTests {
                 tabletSwitch: TabletSwitchFixture? = nil
             ) async throws {
                 testbed = Testbed()
-                var display = AccelerometerFixture()
-                display.locations = [.udev: "display"]
-                display.parentPath = "/devices/platform/accel-lid"
+                var (display, base) = AccelerometerFixture.convertiblePair()
                 if !displayBuffered { display.capture = .pollOnly }
-                var base = AccelerometerFixture()
-                base.deviceNumber = 1
-                base.parentPath = "/devices/platform/accel-base"
-                base.locations = [.udev: "base"]
                 base.capture = .pollOnly
                 base.trigger = .none
-                base.raw = AxisValues(x: 0, y: 0, z: 1000)
                 self.display = display
                 self.base = base
                 try testbed.add(display.description)

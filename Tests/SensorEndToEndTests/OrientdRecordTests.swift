@@ -56,13 +56,7 @@ extension EmulatedDeviceTests {
 
         /// A display and a base accelerometer: one two-sensor trace, each line the display's reading or the base's.
         @Test func bothAccelerometersAreRecordedInATwoSensorTrace() async throws {
-            var display = AccelerometerFixture()
-            var base = AccelerometerFixture()
-            base.deviceNumber = 1
-            base.parentPath = "/devices/platform/accel-base"
-            display.locations = [.udev: "display"]
-            base.locations = [.udev: "base"]
-            base.raw = AxisValues(x: 0, y: 0, z: 1000)
+            let (display, base) = AccelerometerFixture.convertiblePair()
             let testbed = Testbed()
             try testbed.add(display.description)
             try testbed.add(base.description)

@@ -117,12 +117,7 @@ extension EmulatedDeviceTests {
         /// A base accelerometer whose every mount matrix is broken would give a wrong hinge angle: it is not used,
         /// and the display one is used as ever.
         @Test func aBaseWithABrokenMatrixIsNotUsed() async throws {
-            var display = AccelerometerFixture()
-            var base = AccelerometerFixture()
-            base.deviceNumber = 1
-            base.parentPath = "/devices/platform/accel-base"
-            display.locations = [.udev: "display"]
-            base.locations = [.udev: "base"]
+            var (display, base) = AccelerometerFixture.convertiblePair()
             base.mountMatrices = [.udev: "1, 0, 0; 0, 1"]
             let child = try await Self.sensors([display.description, base.description])
             #expect(child.exitStatus == .exited(0), "\(child.report)")
@@ -145,12 +140,7 @@ extension EmulatedDeviceTests {
         }
 
         @Test func aDeviceNamedOnTheCommandLineIsUsed() async throws {
-            var display = AccelerometerFixture()
-            var base = AccelerometerFixture()
-            base.deviceNumber = 1
-            base.parentPath = "/devices/platform/accel-base"
-            display.locations = [.udev: "display"]
-            base.locations = [.udev: "base"]
+            let (display, base) = AccelerometerFixture.convertiblePair()
             let child = try await Self.sensors([display.description, base.description], ["--device", "iio:device1"])
             #expect(child.exitStatus == .exited(0), "\(child.report)")
             #expect(child.outputText.contains("iio:device1 accel_3d — used: chosen by configuration"))
