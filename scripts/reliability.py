@@ -365,7 +365,8 @@ def read_state(path):
         return "missing"
     try:
         value = json.loads(data)
-        assert value["version"] == 1 and set(value) == {"version", "lock"}
+        assert value["version"] == 1 and set(value) == {"version", "lock", "tablet_mode"}
+        assert value["tablet_mode"] == "auto"
         return value["lock"]
     except (ValueError, AssertionError, KeyError, TypeError):
         return f"unparsable {data[:80]!r}"

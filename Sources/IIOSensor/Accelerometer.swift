@@ -47,6 +47,9 @@ public struct Accelerometer: Sendable, Hashable {
     public var hasTimestamp: Bool
     /// What was odd while reading its attributes (a broken matrix skipped, no scale…).
     public var warnings: [String]
+    /// Why its mount matrix is a guess, when every matrix found for it was broken (the identity is used then); nil
+    /// when a matrix was read or there was none.
+    public var brokenMatrix: String? = nil
 
     /// The mode orientd uses for it unless told to poll.
     public var preferredMode: CaptureMode { canBuffer ? .buffer : .poll }

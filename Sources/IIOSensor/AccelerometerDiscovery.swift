@@ -2,7 +2,7 @@ public import OrientationCore
 import UdevSupport
 
 /// Finds the accelerometers of an IIO context and chooses the display one (ORIENTATION.md:
-/// location and mount-matrix precedence).
+/// location and mount-matrix precedence), and the base one of a two-accelerometer convertible.
 public struct AccelerometerDiscovery: Sendable {
     /// An IIO device that is not used, and why.
     public struct Skipped: Sendable, Hashable {
@@ -22,6 +22,10 @@ public struct AccelerometerDiscovery: Sendable {
     public var chosen: Accelerometer?
     /// Why that one (or why none).
     public var reason: String
+    /// The base accelerometer to follow the hinge with, if any (never the display one).
+    public var base: Accelerometer?
+    /// Why that one, or why none: no base accelerometer, or one that cannot be trusted (a broken mount matrix).
+    public var baseReason: String
 
     /// Looks at every device of the context.
     /// - Parameters:
@@ -56,8 +60,16 @@ public struct AccelerometerDiscovery: Sendable {
             }
             found.append(describe(device, context: context, udev: udev, mountMatrix: mountMatrix))
         }
-        var result = AccelerometerDiscovery(accelerometers: found, skipped: skipped, chosen: nil, reason: "")
+        var result = AccelerometerDiscovery(
+            accelerometers: found,
+            skipped: skipped,
+            chosen: nil,
+            reason: "",
+            base: nil,
+            baseReason: ""
+        )
         result.choose(override: override)
+        result.chooseBase()
         return result
     }
 
@@ -85,6 +97,21 @@ public struct AccelerometerDiscovery: Sendable {
         }
     }
 
+    /// The first base accelerometer, unless it is the display one chosen by configuration or its mount matrix is
+    /// broken: a base sensor read in the wrong frame would give a wrong hinge angle, so it is not used at all.
+    private mutating func chooseBase() {
+        guard let candidate = accelerometers.first(where: { $0.location == .base && $0.id != chosen?.id }) else {
+            baseReason = "no base accelerometer: the hinge angle is not measured"
+            return
+        }
+        if let problem = candidate.brokenMatrix {
+            baseReason = "the base accelerometer \(candidate.id) is ignored: \(problem)"
+            return
+        }
+        base = candidate
+        baseReason = "the base accelerometer (location from \(candidate.locationSource))"
+    }
+
     static func describe(
         _ device: IIODevice,
         context: IIOContext,
@@ -100,6 +127,7 @@ public struct AccelerometerDiscovery: Sendable {
         let offset = Self.offset(device, warnings: &warnings)
         var matrix = MountMatrix.identity
         var matrixSource = "identity (no mount matrix found)"
+        var rejected: [String] = []
         if let configured {
             matrix = configured
             matrixSource = "configuration (MountMatrix=)"
@@ -111,9 +139,13 @@ public struct AccelerometerDiscovery: Sendable {
                     break
                 } catch {
                     warnings.append("\(source) '\(text)' is ignored: \(error)")
+                    rejected.append("\(source) '\(text)' cannot be used: \(error)")
                 }
             }
         }
+        // Every matrix found was broken: the identity is a guess.
+        let brokenMatrix =
+            matrixSource.hasPrefix("identity") && !rejected.isEmpty ? rejected.joined(separator: "; ") : nil
 
         let x = device.channel("accel_x")
         let y = device.channel("accel_y")
@@ -142,7 +174,8 @@ public struct AccelerometerDiscovery: Sendable {
             samplingFrequency: frequency,
             availableFrequencies: available,
             hasTimestamp: device.channel("timestamp")?.isScanElement == true,
-            warnings: warnings
+            warnings: warnings,
+            brokenMatrix: brokenMatrix
         )
     }
 

@@ -3,7 +3,8 @@ public import Logging
 public import OrientationCore
 import UdevSupport
 
-/// The display accelerometer as a set of sources on the event loop, started and stopped on demand.
+/// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
+/// event loop, started and stopped on demand.
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
 /// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
@@ -55,6 +56,8 @@ public final class AccelerometerSensor {
     private var pendingRevalidation: TimerSource?
     /// The unusable readings (zero or saturated) since the last usable one: what, since when, whether logged.
     private var anomaly: (quality: ReadingQuality, since: Double, reported: Bool)?
+    /// The reason a base accelerometer was last refused for, so that it is said once.
+    private var warnedRejection: String?
 
     /// Consecutive samples this far apart (seconds) mean the clock jumped: a suspend, or the clock was set.
     public static let clockJump = 5.0
@@ -133,17 +136,30 @@ public final class AccelerometerSensor {
                 device: options.device,
                 mountMatrix: options.mountMatrix
             )
-            accelerometer = discovery.chosen
-            if let chosen = discovery.chosen {
-                logger.info("accelerometer found: \(discovery.reason)", metadata: metadata(chosen))
+            let (found, reason) = pick(discovery)
+            accelerometer = found
+            if let found {
+                logger.info("accelerometer found: \(reason)", metadata: metadata(found))
             } else {
-                logger.notice("no accelerometer yet: \(discovery.reason)")
+                logger.notice("no accelerometer yet: \(reason)")
             }
         } catch {
             accelerometer = nil
             logger.notice("no accelerometer yet: \(error)")
         }
         onDiscovery?()
+    }
+
+    /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as
+    /// a warning.
+    private func pick(_ discovery: AccelerometerDiscovery) -> (Accelerometer?, String) {
+        guard options.location == .base else { return (discovery.chosen, discovery.reason) }
+        let rejected = discovery.base == nil && discovery.accelerometers.contains { $0.location == .base }
+        if rejected, discovery.baseReason != warnedRejection {
+            warnedRejection = discovery.baseReason
+            logger.warning("\(discovery.baseReason); tablet mode does not come from the hinge")
+        }
+        return (discovery.base, discovery.baseReason)
     }
 
     private var wanted: Bool {
@@ -175,9 +191,10 @@ public final class AccelerometerSensor {
             device: options.device,
             mountMatrix: options.mountMatrix
         )
-        guard let chosen = discovery.chosen, let device = context.device(named: chosen.id) else {
-            lastError = discovery.reason
-            logger.notice("no accelerometer: \(discovery.reason)")
+        let (found, reason) = pick(discovery)
+        guard let chosen = found, let device = context.device(named: chosen.id) else {
+            lastError = reason
+            logger.notice("no accelerometer: \(reason)")
             return .absent
         }
         accelerometer = chosen

@@ -14,6 +14,8 @@ public struct SensorOptions: Sendable {
     public var mountMatrix: MountMatrix?
     /// Poll even when the buffer could be used.
     public var forcePolling: Bool
+    /// Which accelerometer to read: the display one (the orientation), or the base one (the hinge angle).
+    public var location = SensorLocation.display
     /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
     public var handsOnImplausibleReadings = false
 
@@ -32,5 +34,15 @@ public struct SensorOptions: Sendable {
         self.pollFallback = pollFallback
         self.mountMatrix = mountMatrix
         self.forcePolling = forcePolling
+    }
+
+    /// The same options for the base accelerometer: the same context, rate and fallback, but never the display's
+    /// `Device=` or `MountMatrix=` (the base is found by its location and calibrated by its own matrix).
+    public var forBase: SensorOptions {
+        var options = self
+        options.location = .base
+        options.device = nil
+        options.mountMatrix = nil
+        return options
     }
 }

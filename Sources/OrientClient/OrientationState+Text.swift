@@ -5,11 +5,18 @@ extension OrientationState {
     /// One line for people and scripts: `device=landscape-left interface=landscape-right rotation=0 lock=none`.
     ///
     /// `rotation` is the degrees, or `none` while the interface orientation is unknown; `lock` is `none` or the
-    /// locked orientations joined by commas (`lock=landscape-left,landscape-right`). On a convertible whose
-    /// tablet-mode switch the daemon reads, ` tablet_mode=true` or ` tablet_mode=false` follows; without a switch
-    /// the line ends with the lock.
+    /// locked orientations joined by commas (`lock=landscape-left,landscape-right`). On a convertible the hinge
+    /// angle follows while it is known (` hinge=187.5`), and ` tablet_mode=true` or ` tablet_mode=false` while
+    /// something tells; otherwise the line ends with the lock.
     public var stateLine: String {
-        orientationLine + " lock=" + Self.list(lock) + (tabletMode.map { " tablet_mode=\($0)" } ?? "")
+        orientationLine + " lock=" + Self.list(lock) + (hinge.map { " hinge=\(Self.degrees($0))" } ?? "")
+            + (tabletMode.map { " tablet_mode=\($0)" } ?? "")
+    }
+
+    /// Degrees with one decimal, as the state carries the hinge angle: `187.5`, `90.0`.
+    public static func degrees(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
 
     /// The line without the lock, as `orientctl watch` prints per event:

@@ -9,23 +9,12 @@ extension Daemon: StatusSource {
     /// the sensor, the settings in force, the control server's connections, the tablet-mode switches and the
     /// D-Bus service.
     func statusReport() -> StatusReport {
-        let accelerometer = sensor.accelerometer
-        let calibration = accelerometer?.calibration
-        let report = StatusReport.Sensor(
-            status: engine.sensorState,
-            device: accelerometer?.id,
-            driver: accelerometer?.name,
-            mode: sensor.mode?.rawValue,
-            fellBack: sensor.fellBack,
-            rate: settings.sensor.rate,
-            scale: calibration.map { [$0.scale.x, $0.scale.y, $0.scale.z] },
-            offset: calibration.map { [$0.offset.x, $0.offset.y, $0.offset.z] },
-            matrix: calibration.map { "\($0.matrix)" },
-            matrixSource: accelerometer?.matrixSource,
-            location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
-            samplesRead: sensor.samplesRead,
-            lastError: sensor.lastError
-        )
+        let report = Self.report(of: sensor, status: engine.sensorState, rate: settings.sensor.rate)
+        // The base sensor is named only when there is one (or it failed): most machines have none.
+        let baseStatus = SensorState(rawValue: baseSensor.status.rawValue) ?? .stopped
+        let base =
+            baseSensor.accelerometer == nil && baseStatus != .failed
+            ? nil : Self.report(of: baseSensor, status: baseStatus, rate: settings.sensor.rate)
         return StatusReport(
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
@@ -41,7 +30,30 @@ extension Daemon: StatusSource {
                     StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
                 } ?? []
             ),
+            baseSensor: base,
             bus: sensorProxy?.statusReport
+        )
+    }
+
+    /// What `status` says of one sensor: its device, calibration, mode and counters.
+    private static func report(of sensor: AccelerometerSensor, status: SensorState, rate: Double) -> StatusReport.Sensor
+    {
+        let accelerometer = sensor.accelerometer
+        let calibration = accelerometer?.calibration
+        return StatusReport.Sensor(
+            status: status,
+            device: accelerometer?.id,
+            driver: accelerometer?.name,
+            mode: sensor.mode?.rawValue,
+            fellBack: sensor.fellBack,
+            rate: rate,
+            scale: calibration.map { [$0.scale.x, $0.scale.y, $0.scale.z] },
+            offset: calibration.map { [$0.offset.x, $0.offset.y, $0.offset.z] },
+            matrix: calibration.map { "\($0.matrix)" },
+            matrixSource: accelerometer?.matrixSource,
+            location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
+            samplesRead: sensor.samplesRead,
+            lastError: sensor.lastError
         )
     }
 }

@@ -23,6 +23,10 @@ public final class Daemon {
     let engine: Engine
     private let requests: ControlRequests
     private(set) var sensor: AccelerometerSensor
+    /// The base accelerometer of a convertible with two, for the hinge angle: started and stopped with ``sensor``.
+    private(set) var baseSensor: AccelerometerSensor
+    /// The base sensor's sample times on the display's clock, for the hinge.
+    private let clocks = SensorClocks()
     private(set) var tabletModeMonitor: TabletModeMonitor?
     /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
     private var saidNoSwitch = false
@@ -68,7 +72,22 @@ public final class Daemon {
         }
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
-        sensor = Self.makeSensor(options: settings.sensor, loop: loop, engine: engine, logger: logger)
+        sensor = Self.makeSensor(
+            .display,
+            options: settings.sensor,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
+        baseSensor = Self.makeSensor(
+            .base,
+            options: settings.sensor,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -116,29 +135,53 @@ public final class Daemon {
         requests.status = self
     }
 
-    /// With `AutoRotate=tablet-mode` and no switch, rotation follows the device as with `always`: said once,
-    /// the first time it happens (at start, on reload, or when the last switch goes).
+    /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
+    /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
+    /// start, on reload, or when the last source goes).
     private func sayIfNoSwitch() {
         guard settings.autoRotate == .tabletMode, engine.tabletMode == nil, !saidNoSwitch else { return }
         saidNoSwitch = true
+        let hinge =
+            baseSensor.accelerometer == nil
+            ? "no base accelerometer for the hinge angle"
+            : "the hinge angle has not decided yet"
         logger.notice(
-            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until one appears"
+            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found and \(hinge): rotating as with 'always' until tablet mode is known"
         )
     }
 
-    /// The sensor for `options`, feeding `engine`, discovered but stopped.
+    /// The sensor of the accelerometer at `location` for the display's `options`, feeding `engine`, discovered but
+    /// stopped: the display one drives the orientation (each sample's delay, from the loop's cached clock with no
+    /// system call, goes to `clocks`); the base one feeds the hinge, its times put on the display's clock, and its
+    /// messages carry `sensor=base`.
     private static func makeSensor(
+        _ location: SensorLocation,
         options: SensorOptions,
         loop: EventLoop,
         engine: Engine,
+        clocks: SensorClocks,
         logger: Logger
     ) -> AccelerometerSensor {
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { [unowned engine] sample in
-            engine.handle(sample)
+        let isBase = location == .base
+        var logger = logger
+        if isBase { logger[metadataKey: "sensor"] = "base" }
+        let sensor = AccelerometerSensor(loop: loop, options: isBase ? options.forBase : options, logger: logger) {
+            [unowned engine, unowned loop] sample in
+            if isBase {
+                engine.handleBase(clocks.base(sample, now: loop.now))
+            } else {
+                clocks.display(sample, now: loop.now)
+                engine.handle(sample)
+            }
         }
-        engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] _, current in engine.sensorStatusChanged(to: current) }
-        sensor.onDiscovery = { [unowned engine] in engine.sensorDiscoveryChanged() }
+        if isBase { engine.baseSensor = sensor } else { engine.sensor = sensor }
+        sensor.onStatusChange = { [unowned engine] _, current in
+            if current != .active { clocks.reset() }
+            if isBase { engine.baseSensorStatusChanged(to: current) } else { engine.sensorStatusChanged(to: current) }
+        }
+        sensor.onDiscovery = { [unowned engine] in
+            if isBase { engine.baseSensorDiscoveryChanged() } else { engine.sensorDiscoveryChanged() }
+        }
         sensor.refreshDiscovery()
         return sensor
     }
@@ -228,11 +271,24 @@ public final class Daemon {
     /// Replaces the sensor with one using `options`, running if someone is generating.
     private func restartSensor(options: SensorOptions) {
         let running = engine.generatingConnections > 0
-        sensor.onStatusChange = nil
-        sensor.onDiscovery = nil
-        sensor.stop()
-        sensor = Self.makeSensor(options: options, loop: loop, engine: engine, logger: logger)
-        if running { sensor.start() }
+        for old in [sensor, baseSensor] {
+            old.onStatusChange = nil
+            old.onDiscovery = nil
+            old.stop()
+        }
+        sensor = Self.makeSensor(.display, options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
+        baseSensor = Self.makeSensor(
+            .base,
+            options: options,
+            loop: loop,
+            engine: engine,
+            clocks: clocks,
+            logger: logger
+        )
+        if running {
+            sensor.start()
+            baseSensor.start()
+        }
         logger.info(
             "the sensor options changed",
             metadata: ["sensor": "\(running ? "restarted" : "stopped, starts with them")"]
@@ -255,8 +311,11 @@ public final class Daemon {
         engine.onStateChange = { _ in }
         engine.onTiltChange = {}
         sensor.onDiscovery = nil
+        baseSensor.onStatusChange = nil
+        baseSensor.onDiscovery = nil
         sensorProxy = nil
         sensor.stop()
+        baseSensor.stop()
         server?.shutDown()
         server = nil
     }

@@ -12,6 +12,16 @@ public enum SensorState: String, Sendable, Hashable, Codable, CaseIterable {
     case failed
 }
 
+/// What tablet mode comes from (PROTOCOL.md `tablet_mode_source`), strongest first.
+public enum TabletModeSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `orientctl tablet-mode on|off`: wins over everything else.
+    case manual
+    /// A `SW_TABLET_MODE` switch.
+    case `switch`
+    /// The hinge angle between two accelerometers.
+    case hinge
+}
+
 /// The values a client needs to apply a rotation (ORIENTATION.md, display transforms).
 public struct DisplayTransform: Sendable, Hashable, Codable {
     /// `wl_output` transform, 0–3.
@@ -50,8 +60,13 @@ public struct OrientationState: Sendable, Hashable, Codable {
     public var generating: Bool
     /// Counts state changes.
     public var seq: UInt64
-    /// Whether the convertible is folded as a tablet (its `SW_TABLET_MODE` switch); nil without such a switch.
+    /// Whether the convertible is folded as a tablet; nil when nothing tells.
     public var tabletMode: Bool?
+    /// Where ``tabletMode`` comes from; nil when nothing tells.
+    public var tabletModeSource: TabletModeSource?
+    /// The hinge angle between lid and base in degrees, one decimal; nil without a base accelerometer, while
+    /// nobody generates, or while the angle cannot be trusted.
+    public var hinge: Double?
 
     /// A state from its parts.
     public init(
@@ -63,7 +78,9 @@ public struct OrientationState: Sendable, Hashable, Codable {
         sensor: SensorState,
         generating: Bool,
         seq: UInt64,
-        tabletMode: Bool? = nil
+        tabletMode: Bool? = nil,
+        tabletModeSource: TabletModeSource? = nil,
+        hinge: Double? = nil
     ) {
         self.device = device
         self.interface = interface
@@ -74,6 +91,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
         self.generating = generating
         self.seq = seq
         self.tabletMode = tabletMode
+        self.tabletModeSource = tabletModeSource
+        self.hinge = hinge
     }
 
     /// The display transform of the rotation; nil while the interface orientation is unknown.
@@ -82,6 +101,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case device, interface, rotation, transform, allowed, lock, sensor, generating, seq
         case tabletMode = "tablet_mode"
+        case tabletModeSource = "tablet_mode_source"
+        case hinge
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -112,6 +133,16 @@ public struct OrientationState: Sendable, Hashable, Codable {
         } else {
             try container.encodeNil(forKey: .tabletMode)
         }
+        if let tabletModeSource {
+            try container.encode(tabletModeSource, forKey: .tabletModeSource)
+        } else {
+            try container.encodeNil(forKey: .tabletModeSource)
+        }
+        if let hinge {
+            try container.encode(hinge, forKey: .hinge)
+        } else {
+            try container.encodeNil(forKey: .hinge)
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -137,6 +168,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
         seq = try container.decode(UInt64.self, forKey: .seq)
         // Absent from daemons older than the field: unknown, as without a switch.
         tabletMode = try container.decodeIfPresent(Bool.self, forKey: .tabletMode)
+        tabletModeSource = try container.decodeIfPresent(TabletModeSource.self, forKey: .tabletModeSource)
+        hinge = try container.decodeIfPresent(Double.self, forKey: .hinge)
     }
 
     private static func wire<T>(
@@ -166,6 +199,10 @@ public struct OrientationState: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
         }
     }
+}
+
+extension TabletModeSource: JSONWritable {
+    public func write(to json: inout JSONWriter) { json.string(rawValue) }
 }
 
 extension SensorState: JSONWritable {
@@ -201,12 +238,14 @@ extension OrientationState: JSONWritable {
             json.member("allowed", allowed)
             json.member("device", device.wireName)
             json.member("generating", generating)
+            json.member("hinge", hinge)
             json.member("interface", interface.wireName)
             json.member("lock", lock)
             json.member("rotation", rotation?.degrees)
             json.member("sensor", sensor)
             json.member("seq", seq)
             json.member("tablet_mode", tabletMode)
+            json.member("tablet_mode_source", tabletModeSource)
             json.member("transform", transform)
         }
     }

@@ -11,11 +11,32 @@ public struct Request: Sendable, Hashable {
         case lock
         case unlock
         case constrain
+        case tabletMode = "tablet-mode"
         case status
 
         /// Whether only controllers may call it.
         public var needsController: Bool {
-            self == .lock || self == .unlock || self == .constrain
+            self == .lock || self == .unlock || self == .constrain || self == .tabletMode
+        }
+    }
+
+    /// What `tablet-mode` sets: a manual tablet mode that wins over the switch and the hinge, or `auto` to give the
+    /// decision back to them.
+    public enum TabletModeSetting: String, Sendable, Hashable, CaseIterable {
+        /// Tablet mode, whatever the switch and the hinge say.
+        case on
+        /// Laptop mode, whatever the switch and the hinge say.
+        case off
+        /// The switch, else the hinge, decides.
+        case auto
+
+        /// The manual tablet mode it sets: true, false, or nil for `auto`.
+        public var manualTabletMode: Bool? {
+            switch self {
+            case .on: true
+            case .off: false
+            case .auto: nil
+            }
         }
     }
 
@@ -35,6 +56,7 @@ public struct Request: Sendable, Hashable {
         case lock(LockTarget)
         /// nil removes this connection's constraint.
         case constrain(InterfaceOrientationMask?)
+        case tabletMode(TabletModeSetting)
     }
 
     /// Echoed in the reply; optional.
@@ -67,6 +89,8 @@ public struct Request: Sendable, Hashable {
             fields.append("\"params\": {\"mask\": \(JSONText.names(mask))}")
         case .constrain(let mask):
             fields.append("\"params\": {\"mask\": \(mask.map(JSONText.names) ?? "null")}")
+        case .tabletMode(let setting):
+            fields.append("\"params\": {\"mode\": \"\(setting.rawValue)\"}")
         }
         return "{" + fields.joined(separator: ", ") + "}\n"
     }

@@ -101,6 +101,15 @@ public enum RequestDecoder {
                 throw invalid("constrain needs 'mask' (a mask, a list of orientations, or null to remove)")
             }
             return .constrain(try self.mask(mask))
+        case .tabletMode:
+            if let key = fields.keys.sorted().first(where: { $0 != "mode" }) {
+                throw invalid("unknown tablet-mode param '\(key)'; use 'mode'")
+            }
+            guard case .string(let name)? = fields["mode"], let setting = Request.TabletModeSetting(rawValue: name)
+            else {
+                throw invalid("tablet-mode needs 'mode': \"on\", \"off\" or \"auto\"")
+            }
+            return .tabletMode(setting)
         }
     }
 

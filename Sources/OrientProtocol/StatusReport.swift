@@ -166,6 +166,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var state: OrientationState
     /// The tablet-mode switches and the rotation they allow; nil from daemons older than the field.
     public var tabletMode: TabletMode?
+    /// The base accelerometer of a convertible with two (the hinge angle); nil when there is none.
+    public var baseSensor: Sensor?
     /// The D-Bus service; nil (absent on the wire) while it is off.
     public var bus: Bus?
 
@@ -179,6 +181,7 @@ public struct StatusReport: Sendable, Hashable, Codable {
         generationTotal: Int,
         state: OrientationState,
         tabletMode: TabletMode? = nil,
+        baseSensor: Sensor? = nil,
         bus: Bus? = nil
     ) {
         self.version = version
@@ -189,12 +192,14 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.generationTotal = generationTotal
         self.state = state
         self.tabletMode = tabletMode
+        self.baseSensor = baseSensor
         self.bus = bus
     }
 
     private enum CodingKeys: String, CodingKey {
         case version, sensor, clients, state, bus
         case tabletMode = "tablet_mode"
+        case baseSensor = "base_sensor"
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"
         case generationTotal = "generation_total"
@@ -205,6 +210,7 @@ extension StatusReport: JSONWritable {
     /// Writes the report as its `Encodable` conformance does: keys sorted, nil members left out.
     public func write(to json: inout JSONWriter) {
         json.object { json in
+            json.memberIfPresent("base_sensor", baseSensor)
             json.memberIfPresent("bus", bus)
             json.member("clients", clients)
             json.member("generating_connections", generatingConnections)

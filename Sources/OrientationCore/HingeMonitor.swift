@@ -28,8 +28,8 @@ public struct HingeMonitor: Sendable {
     /// The decision: true in tablet mode, false in laptop mode, nil before the first reliable angle outside the
     /// hysteresis band. Kept while the angle is unreliable and across ``stop()``.
     public private(set) var tabletMode: Bool?
-    /// The thresholds in use.
-    public let configuration: HingeConfiguration
+    /// The thresholds in use; a change applies from the next reliable angle (the decision is kept until then).
+    public var configuration: HingeConfiguration
 
     /// Standard gravity, m/s².
     public static let gravity = 9.806_65

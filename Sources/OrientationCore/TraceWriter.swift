@@ -11,6 +11,9 @@
 /// away from zero, and written in plain decimal notation whatever their size. A value that
 /// rounds to zero is written without a sign (`0.0000`, never `-0.0000`). A trace must always
 /// parse, so the writer takes finite values only: a non-finite sample is a programming error.
+///
+/// A two-sensor trace (``withBase``) has the header `t,x,y,z,bx,by,bz` and seven fields a line: the display's
+/// reading or the base's, the other left empty (`0.040000,,,,0.1000,0.2000,9.8000`).
 public struct TraceWriter: Sendable {
     /// The number of decimals of t.
     public static let timeDecimals = 6
@@ -21,15 +24,18 @@ public struct TraceWriter: Sendable {
     public let rateHz: Double?
     /// The time that t counts from; nil until the first sample when none was given.
     public private(set) var startTime: Double?
+    /// Whether the trace has the base accelerometer's columns too.
+    public let withBase: Bool
 
     /// A writer for a trace at `rateHz` (if known) whose t counts from `startTime` (by default
     /// the time of the first sample written).
     /// - Precondition: `rateHz` is finite and positive and `startTime` finite, when given.
-    public init(rateHz: Double? = nil, startTime: Double? = nil) {
+    public init(rateHz: Double? = nil, startTime: Double? = nil, withBase: Bool = false) {
         if let rateHz { precondition(rateHz.isFinite && rateHz > 0, "a trace's rate must be finite and positive") }
         if let startTime { precondition(startTime.isFinite, "a trace's start time must be finite") }
         self.rateHz = rateHz
         self.startTime = startTime
+        self.withBase = withBase
     }
 
     /// The header lines, without newlines: version, rate (when known) and column names.
@@ -39,13 +45,28 @@ public struct TraceWriter: Sendable {
             let isWhole = rateHz == rateHz.rounded() && rateHz < 0x1p53
             lines.append("# rate_hz=\(isWhole ? String(Int64(rateHz)) : String(describing: rateHz))")
         }
-        lines.append("t,x,y,z")
+        lines.append(withBase ? "t,x,y,z,bx,by,bz" : "t,x,y,z")
         return lines
     }
 
     /// The data line for `sample`, without a newline, such as `0.040000,0.1100,-9.8000,0.2900`.
     /// - Precondition: the sample's time and acceleration are finite.
     public mutating func line(for sample: Sample) -> String {
+        withBase ? fields(for: sample) + ",,," : fields(for: sample)
+    }
+
+    /// The data line for a sample of the base accelerometer in a two-sensor trace, without a newline, such as
+    /// `0.040000,,,,0.1000,0.2000,9.8000`.
+    /// - Precondition: ``withBase``; the sample's time and acceleration are finite.
+    public mutating func baseLine(for sample: Sample) -> String {
+        precondition(withBase, "a one-sensor trace has no base columns")
+        let fields = fields(for: sample)
+        let time = fields.prefix { $0 != "," }
+        return time + ",,," + fields.dropFirst(time.count)
+    }
+
+    /// t, x, y and z of a sample, separated by commas.
+    private mutating func fields(for sample: Sample) -> String {
         precondition(sample.time.isFinite && sample.acceleration.isFinite, "a trace holds finite samples only")
         let start = startTime ?? sample.time
         startTime = start

@@ -17,7 +17,9 @@ struct Orientctl: AsyncParsableCommand {
             Output: one line per state, 'device=D interface=I rotation=R lock=L', where R is the \
             rotation in degrees (0, 90, 180, 270) or 'none' while the interface orientation is \
             unknown, and L is 'none' or the locked orientations joined by commas \
-            (lock=landscape-left,landscape-right). With --json: one JSON object per line, the \
+            (lock=landscape-left,landscape-right). On a convertible, hinge=H (the hinge angle in \
+            degrees, while it is known) and tablet_mode=true|false (while something tells) follow. \
+            With --json: one JSON object per line, the \
             daemon's state or event objects as it sent them.
 
             Orientations: portrait, portrait-upside-down, landscape-left, landscape-right. Masks: \
@@ -29,7 +31,10 @@ struct Orientctl: AsyncParsableCommand {
             4 permission denied.
             """,
         version: OrientdVersion.current,
-        subcommands: [Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, Status.self]
+        subcommands: [
+            Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, TabletModeCommand.self,
+            Status.self,
+        ]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -10,21 +10,13 @@ extension StatusReport {
             ("allowed", OrientationState.list(state.allowed)),
             ("sensor", sensor.status.rawValue),
         ]
-        let details: [(String, String?)] = [
-            ("device", sensor.device),
-            ("driver", sensor.driver),
-            ("location", sensor.location),
-            ("mode", sensor.mode.map { $0 + (sensor.fellBack ? " (fell back: the buffer delivered nothing)" : "") }),
-            ("rate", "\(Self.number(sensor.rate)) Hz"),
-            ("scale", sensor.scale.map { $0.map(Self.number).joined(separator: " ") }),
-            ("offset", sensor.offset.map { $0.map(Self.number).joined(separator: " ") }),
-            ("matrix", sensor.matrix.map { $0 + (sensor.matrixSource.map { " (from \($0))" } ?? "") }),
-            ("samples read", String(sensor.samplesRead)),
-            ("last error", sensor.lastError ?? "none"),
-        ]
-        lines += details.compactMap { name, value in value.map { ("  " + name, $0) } }
+        lines += Self.detailLines(sensor)
         if let tabletMode {
             lines += Self.tabletModeLines(tabletMode, state: state)
+        }
+        if let baseSensor {
+            lines.append(("base sensor", baseSensor.status.rawValue + " (the hinge angle)"))
+            lines += Self.detailLines(baseSensor)
         }
         lines.append(
             ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
@@ -46,9 +38,35 @@ extension StatusReport {
         }.joined(separator: "\n")
     }
 
-    /// `tablet mode:` with what it does to rotation, then one indented line per switch.
+    /// A sensor's details, indented: device, driver, location, mode, rate, calibration, counters.
+    private static func detailLines(_ sensor: Sensor) -> [(String, String)] {
+        let details: [(String, String?)] = [
+            ("device", sensor.device),
+            ("driver", sensor.driver),
+            ("location", sensor.location),
+            ("mode", sensor.mode.map { $0 + (sensor.fellBack ? " (fell back: the buffer delivered nothing)" : "") }),
+            ("rate", "\(Self.number(sensor.rate)) Hz"),
+            ("scale", sensor.scale.map { $0.map(Self.number).joined(separator: " ") }),
+            ("offset", sensor.offset.map { $0.map(Self.number).joined(separator: " ") }),
+            ("matrix", sensor.matrix.map { $0 + (sensor.matrixSource.map { " (from \($0))" } ?? "") }),
+            ("samples read", String(sensor.samplesRead)),
+            ("last error", sensor.lastError ?? "none"),
+        ]
+        return details.compactMap { name, value in value.map { ("  " + name, $0) } }
+    }
+
+    /// `tablet mode:` with where it comes from and what it does to rotation, then one indented line per switch.
     private static func tabletModeLines(_ report: TabletMode, state: OrientationState) -> [(String, String)] {
-        let mode = state.tabletMode.map { $0 ? "tablet" : "laptop" } ?? "unknown (no switch)"
+        let source =
+            switch state.tabletModeSource {
+            case .manual: " (set by hand)"
+            case .switch: " (from the switch)"
+            case .hinge: " (from the hinge" + (state.hinge.map { " at \(OrientationState.degrees($0))°)" } ?? ")")
+            case nil: ""
+            }
+        let mode =
+            state.tabletMode.map { ($0 ? "tablet" : "laptop") + source }
+            ?? "unknown (no switch, the hinge has not decided)"
         let effect =
             if !report.followsDevice {
                 "the interface stays natural (AutoRotate=tablet-mode)"

@@ -15,7 +15,9 @@ struct Record: ParsableCommand {
         abstract: "Record a trace from the live accelerometer (stdout without --output).",
         discussion: """
             Writes the CLASSIFIER.md trace format: calibrated samples in m/s² after the mount \
-            matrix, t in seconds from the first sample. Stops after --seconds, or on Ctrl-C \
+            matrix, t in seconds from the first sample. On a convertible with a base accelerometer \
+            too, both are recorded in a two-sensor trace (t,x,y,z,bx,by,bz: each line has the \
+            display's reading or the base's), which 'orientd classify' reads with the hinge angle. Stops after --seconds, or on Ctrl-C \
             (SIGINT) or SIGTERM; the sensor is then restored as it was. If the accelerometer \
             disappears while recording, the recording waits for it to return.
             """
@@ -51,8 +53,15 @@ struct Record: ParsableCommand {
         }
         // No sample arrives before the loop runs, so the trace is opened once the sensor says what it found.
         var sink: TraceSink?
+        let clocks = SensorClocks()
         let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
+            clocks.display(sample, now: loop.now)
             sink?.write(sample)
+        }
+        var baseLogger = logger
+        baseLogger[metadataKey: "sensor"] = "base"
+        let baseRecorder = AccelerometerSensor(loop: loop, options: options.forBase, logger: baseLogger) { sample in
+            sink?.writeBase(clocks.base(sample, now: loop.now))
         }
         recorder.onStatusChange = { previous, current in
             switch current {
@@ -83,19 +92,26 @@ struct Record: ParsableCommand {
                     + "('orientd sensors' lists what was found)"
             )
         }
+        // The base accelerometer, when there is one, is recorded beside the display one.
+        baseRecorder.start()
+        let base = baseRecorder.status == .active ? baseRecorder.accelerometer : nil
+        if base == nil { baseRecorder.stop() }
         do {
             sink = try TraceSink(
                 path: output,
-                rateHz: recorder.mode == .buffer ? chosen.chooseFrequency(atLeast: options.rate) : options.rate
+                rateHz: recorder.mode == .buffer ? chosen.chooseFrequency(atLeast: options.rate) : options.rate,
+                withBase: base != nil
             )
         } catch {
             recorder.stop()
+            baseRecorder.stop()
             throw error
         }
         logger.info(
             "recording",
             metadata: [
                 "device": "\(chosen.id)", "mode": "\(recorder.mode?.rawValue ?? "-")", "rate": "\(options.rate)",
+                "base": "\(base.map { "\($0.id) (\(baseRecorder.mode?.rawValue ?? "-"))" } ?? "none")",
             ]
         )
         let code: Int32
@@ -103,9 +119,11 @@ struct Record: ParsableCommand {
             code = try loop.run()
         } catch {
             recorder.stop()
+            baseRecorder.stop()
             throw CommandFailure("\(error)")
         }
         recorder.stop()
+        baseRecorder.stop()
         sink?.finish()
         withExtendedLifetime(sources) {}
         logger.info("recording finished", metadata: ["samples": "\(sink?.samples ?? 0)"])
@@ -121,8 +139,8 @@ final class TraceSink {
     private(set) var samples = 0
     private var failed = false
 
-    init(path: String?, rateHz: Double) throws {
-        writer = TraceWriter(rateHz: rateHz)
+    init(path: String?, rateHz: Double, withBase: Bool = false) throws {
+        writer = TraceWriter(rateHz: rateHz, withBase: withBase)
         if let path {
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
@@ -145,6 +163,13 @@ final class TraceSink {
         guard sample.time.isFinite, sample.acceleration.isFinite else { return }
         samples += 1
         emit(writer.line(for: sample) + "\n")
+    }
+
+    /// A sample of the base accelerometer, in a two-sensor trace.
+    func writeBase(_ sample: Sample) {
+        guard writer.withBase, sample.time.isFinite, sample.acceleration.isFinite else { return }
+        samples += 1
+        emit(writer.baseLine(for: sample) + "\n")
     }
 
     func finish() {

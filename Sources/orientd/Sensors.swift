@@ -9,7 +9,8 @@ struct Sensors: ParsableCommand {
         discussion: """
             For each IIO accelerometer: its location (display or base) and where that came from, \
             how it would be read (buffer or poll), its rate, scale, offset and mount matrix with \
-            the source of each. Only a display accelerometer drives rotation. Include this output \
+            the source of each. Only a display accelerometer drives rotation; a base accelerometer \
+            beside it gives the hinge angle (tablet mode on convertibles). Include this output \
             in bug reports. With --probe, the chosen accelerometer is also started briefly, to \
             show the mode that really works and a first calibrated reading (needs write access \
             to its sysfs attributes, usually root).
@@ -28,9 +29,14 @@ struct Sensors: ParsableCommand {
         let discovery = try sensor.discover()
         var out = ""
         for accelerometer in discovery.accelerometers {
-            let used = accelerometer.id == discovery.chosen?.id
             out += "\(accelerometer.id) \(accelerometer.name)"
-            out += used ? " — used: \(discovery.reason)\n" : " — not used: \(Self.whyNot(accelerometer, discovery))\n"
+            if accelerometer.id == discovery.chosen?.id {
+                out += " — used: \(discovery.reason)\n"
+            } else if accelerometer.id == discovery.base?.id {
+                out += " — used for the hinge angle: \(discovery.baseReason)\n"
+            } else {
+                out += " — not used: \(Self.whyNot(accelerometer, discovery))\n"
+            }
             out += Self.details(accelerometer, options: options)
         }
         for skipped in discovery.skipped {
@@ -49,7 +55,10 @@ struct Sensors: ParsableCommand {
 
     private static func whyNot(_ accelerometer: Accelerometer, _ discovery: AccelerometerDiscovery) -> String {
         if accelerometer.location == .base {
-            return "a base accelerometer (location from \(accelerometer.locationSource)) never drives rotation"
+            if discovery.base == nil, accelerometer.brokenMatrix != nil { return discovery.baseReason }
+            return discovery.base == nil
+                ? "a base accelerometer (location from \(accelerometer.locationSource)) never drives rotation"
+                : "another base accelerometer gives the hinge angle"
         }
         if discovery.chosen == nil { return discovery.reason }
         return "another display accelerometer is used"

@@ -71,6 +71,14 @@ enum Fixture {
         case .begin: return result(id, BeginResult(count: 1, state: state()))
         case .end: return result(id, EndResult(count: 0))
         case .status: return result(id, status)
+        case .tabletMode:
+            // As a daemon without a switch or a hinge: `auto` leaves tablet mode unknown.
+            var state = state()
+            if case .tabletMode(let setting) = request.parameters, let manual = setting.manualTabletMode {
+                state.tabletMode = manual
+                state.tabletModeSource = .manual
+            }
+            return result(id, state)
         }
     }
 }

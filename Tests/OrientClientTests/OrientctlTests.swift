@@ -14,7 +14,7 @@ struct OrientctlTests {
             ["follow", "--backend", "sway", "--panel-offset", "45"], ["follow", "--backend", "exec"],
             ["follow", "--backend", "hyprland", "--touch", "ELAN"], ["follow", "--backend", "x11", "--exec", "true"],
             ["follow", "--exec", "true", "--output", "eDP-1"], ["follow", "--backend", "sway", "--dry-run", "--json"],
-            ["follow", "--backend", "wayfire"],
+            ["follow", "--backend", "wayfire"], ["tablet-mode"], ["tablet-mode", "yes"],
         ]
     )
     func usageErrors(arguments: [String]) async throws {
@@ -256,7 +256,10 @@ struct OrientctlTests {
                 "tablet-mode", true, true,
                 "tablet mode:    tablet; the interface follows the device (AutoRotate=tablet-mode)"
             ),
-            ("tablet-mode", true, nil, "tablet mode:    unknown (no switch); rotates as with AutoRotate=always"),
+            (
+                "tablet-mode", true, nil,
+                "tablet mode:    unknown (no switch, the hinge has not decided); rotates as with AutoRotate=always"
+            ),
             ("always", true, false, "tablet mode:    laptop; the interface follows the device (AutoRotate=always)"),
         ]
     )
@@ -299,6 +302,62 @@ struct OrientctlTests {
             } else {
                 #expect(!lines.contains { $0.hasPrefix("  switch:") })
             }
+        }
+    }
+
+    @Test("tablet-mode sends the setting and prints the new state line", arguments: ["on", "off", "auto"])
+    func tabletMode(mode: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "tablet-mode", mode], in: directory)
+            let requests = try await peer.accept().answer(1)
+            #expect(requests == [#"{"id": 1, "method": "tablet-mode", "params": {"mode": "\#(mode)"}}"#])
+            #expect(try await process.wait() == 0)
+            let tail = mode == "auto" ? "lock=none" : "lock=none tablet_mode=\(mode == "on")"
+            #expect(process.output.hasSuffix(tail + "\n"), "\(process.output)")
+        }
+    }
+
+    @Test("status names the base sensor, its calibration, and where tablet mode comes from")
+    func statusBaseSensor() async throws {
+        var report = Fixture.status
+        report.state.tabletMode = true
+        report.state.tabletModeSource = .hinge
+        report.state.hinge = 271.5
+        report.tabletMode = .init(autoRotate: "tablet-mode", followsDevice: true, switches: [])
+        var base = report.sensor
+        base.device = "iio:device1"
+        base.location = "base (udev ACCEL_LOCATION)"
+        base.matrix = "1, 0, 0; 0, -1, 0; 0, 0, -1"
+        base.matrixSource = "udev ACCEL_MOUNT_MATRIX"
+        report.baseSensor = base
+        try await withTemporaryDirectory { directory in
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(["--socket", peer.path, "status"], in: directory)
+            let connection = try await peer.accept()
+            let request = try #require(try await connection.readLine())
+            guard case .request(let decoded) = RequestDecoder.decode(Array(request.utf8)),
+                case .number(let id)? = decoded.id
+            else {
+                Issue.record("not a request: \(request)")
+                return
+            }
+            try connection.send(Fixture.result(id, report))
+            #expect(try await process.wait() == 0)
+            let lines = process.output.split(separator: "\n").map(String.init)
+            #expect(
+                lines.contains(
+                    "tablet mode:    tablet (from the hinge at 271.5°); the interface follows the device (AutoRotate=tablet-mode)"
+                ),
+                "\(process.output)"
+            )
+            let baseLine = try #require(lines.firstIndex { $0.hasPrefix("base sensor:") }, "\(process.output)")
+            #expect(lines[baseLine] == "base sensor:    \(base.status.rawValue) (the hinge angle)")
+            let details = lines[(baseLine + 1)...]
+            #expect(details.contains("  device:       iio:device1"))
+            #expect(details.contains("  location:     base (udev ACCEL_LOCATION)"))
+            #expect(details.contains("  matrix:       1, 0, 0; 0, -1, 0; 0, 0, -1 (from udev ACCEL_MOUNT_MATRIX)"))
+            #expect(lines.contains { $0.hasPrefix("state:") && $0.hasSuffix("hinge=271.5 tablet_mode=true") })
         }
     }
 }

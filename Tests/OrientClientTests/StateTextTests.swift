@@ -44,6 +44,18 @@ struct StateTextTests {
         #expect(state.orientationLine == "device=portrait interface=landscape-right rotation=0")
     }
 
+    @Test("the hinge angle comes before tablet_mode, with one decimal, only while it is known")
+    func hingeLine() {
+        var state = Fixture.state(device: .portrait, interface: .landscapeRight)
+        state.tabletMode = false
+        state.hinge = 90
+        #expect(state.stateLine.hasSuffix("lock=none hinge=90.0 tablet_mode=false"))
+        state.hinge = 187.46
+        #expect(state.stateLine.hasSuffix("lock=none hinge=187.5 tablet_mode=false"))
+        state.hinge = nil
+        #expect(state.stateLine.hasSuffix("lock=none tablet_mode=false"))
+    }
+
     @Test("the watch line per event is CLI.md's")
     func orientationLine() {
         let state = Fixture.state(device: .portrait, interface: .portrait)

@@ -50,6 +50,10 @@ import Testing
         ("Policy", "Preferred", "", { $0.preferred == nil }),
         ("Policy", "AutoRotate", "always", { $0.autoRotate == .always }),
         ("Policy", "AutoRotate", "tablet-mode", { $0.autoRotate == .tabletMode }),
+        ("Policy", "TabletAngle", "181", { $0.hinge.tabletAngle == 181 }),
+        ("Policy", "TabletAngle", "360", { $0.hinge.tabletAngle == 360 }),
+        ("Policy", "LaptopAngle", "0", { $0.hinge.laptopAngle == 0 }),
+        ("Policy", "LaptopAngle", "179", { $0.hinge.laptopAngle == 179 }),
         ("Control", "Group", "wheel", { $0.controlGroup == "wheel" }),
         ("Control", "Group", "", { $0.controlGroup == nil }),
         ("Control", "SeatUsers", "no", { $0.seatUsers == false }),
@@ -104,6 +108,11 @@ import Testing
         ("Policy", "Preferred", "unknown", "landscape-left"),
         ("Policy", "Preferred", "landscape", "landscape-left"),
         ("Policy", "AutoRotate", "never", "always, tablet-mode"),
+        ("Policy", "TabletAngle", "180", "181–360"),
+        ("Policy", "TabletAngle", "361", "181–360"),
+        ("Policy", "TabletAngle", "200.5", "181–360"),
+        ("Policy", "LaptopAngle", "180", "0–179"),
+        ("Policy", "LaptopAngle", "-1", "0–179"),
         ("Control", "Group", "-x", "a group name"),
         ("Control", "Group", "my group", "a group name"),
         ("Control", "SeatUsers", "true", "yes, no"),
@@ -144,7 +153,7 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 19)
+        #expect(configuration.entries.count == 21)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()

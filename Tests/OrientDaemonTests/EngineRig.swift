@@ -7,6 +7,10 @@ import Testing
 @testable import IIOSensor
 @testable import OrientDaemon
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The sensor as the engine sees it, for unit tests of the engine: it starts and stops at once, as
 /// ``AccelerometerSensor`` does, and reports its status changes the way the daemon wires them.
 final class FakeSensor: EngineSensor {
@@ -36,6 +40,14 @@ final class FakeSensor: EngineSensor {
         hasTimestamp: false,
         warnings: []
     )
+
+    /// A base accelerometer with the identity matrix.
+    static let baseAccelerometer: Accelerometer = {
+        var base = displayAccelerometer
+        base.id = "iio:device1"
+        base.location = .base
+        return base
+    }()
 
     init(accelerometer: Accelerometer? = FakeSensor.displayAccelerometer) {
         self.accelerometer = accelerometer
@@ -77,6 +89,7 @@ final class EngineRig {
         settings: DaemonSettings = DaemonSettings(),
         stateDirectory: String,
         sensor: FakeSensor = FakeSensor(),
+        baseSensor: FakeSensor? = nil,
         log: RecordingLog = RecordingLog()
     ) throws {
         engine = try Engine(
@@ -88,6 +101,11 @@ final class EngineRig {
         engine.sensor = sensor
         sensor.onStatusChange = { [unowned engine] status in engine.sensorStatusChanged(to: status) }
         engine.sensorDiscoveryChanged()
+        if let baseSensor {
+            engine.baseSensor = baseSensor
+            baseSensor.onStatusChange = { [unowned engine] status in engine.baseSensorStatusChanged(to: status) }
+            engine.baseSensorDiscoveryChanged()
+        }
         requests = ControlRequests(
             engine: engine,
             authorizer: Authorizer(group: nil, seatUsers: false, logger: log.logger),
@@ -150,6 +168,24 @@ final class EngineRig {
             engine.handle(
                 Sample(time: time, x: direction.x * 9.81, y: direction.y * 9.81, z: direction.z * 9.81)
             )
+        }
+    }
+
+    /// Holds a two-accelerometer convertible still at a hinge angle for `seconds`, display and base at 50 Hz: the
+    /// base flat on a table, the lid opened to `degrees` (HingeAngle's convention), both turned by `turn` degrees
+    /// about the hinge (the whole machine tilted). The base's samples go to the engine only with a base sensor.
+    func holdHinge(at degrees: Double, turn: Double = 0, for seconds: Double = 1) {
+        let g = 9.81
+        func reading(_ alpha: Double) -> (Double, Double) {
+            let radians = alpha * .pi / 180
+            return (g * sin(radians), g * cos(radians))
+        }
+        let (baseY, baseZ) = reading(turn)
+        let (displayY, displayZ) = reading(degrees - 180 + turn)
+        for _ in 0..<Int(seconds * 50) {
+            time += 0.02
+            engine.handleBase(Sample(time: time, x: 0, y: baseY, z: baseZ))
+            engine.handle(Sample(time: time + 0.001, x: 0, y: displayY, z: displayZ))
         }
     }
 

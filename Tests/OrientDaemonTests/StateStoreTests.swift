@@ -26,12 +26,13 @@ import Glibc
     }
 
     static let files: [(InterfaceOrientationMask?, String)] = [
-        (nil, #"{"version": 1, "lock": null}"#),
-        (.portraitUpsideDown, #"{"version": 1, "lock": ["portrait-upside-down"]}"#),
-        (.landscape, #"{"version": 1, "lock": ["landscape-left", "landscape-right"]}"#),
+        (nil, #"{"version": 1, "lock": null, "tablet_mode": "auto"}"#),
+        (.portraitUpsideDown, #"{"version": 1, "lock": ["portrait-upside-down"], "tablet_mode": "auto"}"#),
+        (.landscape, #"{"version": 1, "lock": ["landscape-left", "landscape-right"], "tablet_mode": "auto"}"#),
         (
             .all,
-            #"{"version": 1, "lock": ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]}"#
+            #"{"version": 1, "lock": ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"], "#
+                + #""tablet_mode": "auto"}"#
         ),
     ]
 
@@ -41,6 +42,17 @@ import Glibc
             try StateStore(directory: directory, logger: RecordingLog().logger).save(PersistedState(lock: lock))
             #expect(readText(directory + "/state.json") == json + "\n")
             #expect(fileMode(directory + "/state.json") == 0o644)
+        }
+    }
+
+    @Test(arguments: [true, false, nil] as [Bool?])
+    func theManualTabletModeRoundTrips(tabletMode: Bool?) throws {
+        try withTemporaryDirectory { directory in
+            let state = PersistedState(lock: .landscape, tabletMode: tabletMode)
+            try StateStore(directory: directory, logger: RecordingLog().logger).save(state)
+            let word = tabletMode.map { $0 ? "on" : "off" } ?? "auto"
+            #expect(readText(directory + "/state.json")?.hasSuffix(#", "tablet_mode": "\#(word)"}"# + "\n") == true)
+            #expect(StateStore(directory: directory, logger: RecordingLog().logger).load() == state)
         }
     }
 
@@ -71,6 +83,9 @@ import Glibc
         (#"{"lock":["landscape-right","portrait"],"version":1}"#, [.portrait, .landscapeRight]),
         (#"{"version": 1, "lock": ["portrait", "portrait"], "comment": "ignored"}"#, .portrait),
         (" \n{ \"version\" : 1 , \"lock\" : null }\n\n", nil),
+        // Written before the manual tablet mode existed, and by a daemon that knows it.
+        (#"{"version": 1, "lock": ["portrait"]}"#, .portrait),
+        (#"{"version": 1, "lock": ["portrait"], "tablet_mode": "auto"}"#, .portrait),
     ]
 
     @Test(arguments: variants)
@@ -97,6 +112,7 @@ import Glibc
         ("unknown orientation", #"{"version": 1, "lock": ["unknown"]}"#, "unknown orientation 'unknown'"),
         ("empty list", #"{"version": 1, "lock": []}"#, "empty list"),
         ("lock as text", #"{"version": 1, "lock": "portrait"}"#, "'lock' has the wrong type"),
+        ("tablet mode", #"{"version": 1, "lock": null, "tablet_mode": true}"#, "'tablet_mode' has the wrong type"),
     ])
     func corruptFileIsSetAside(name: String, text: String, reason: String) throws {
         try withTemporaryDirectory { directory in

@@ -93,8 +93,9 @@ import Testing
         let line = String(decoding: MessageEncoder.result(id: .number(7), Self.state), as: UTF8.self)
         #expect(
             line == #"{"id":7,"result":{"allowed":["portrait","portrait-upside-down","landscape-left","#
-                + #""landscape-right"],"device":"landscape-left","generating":true,"interface":"landscape-right","#
-                + #""lock":null,"rotation":0,"sensor":"active","seq":42,"tablet_mode":null,"transform":{"#
+                + #""landscape-right"],"device":"landscape-left","generating":true,"hinge":null,"#
+                + #""interface":"landscape-right","lock":null,"rotation":0,"sensor":"active","seq":42,"#
+                + #""tablet_mode":null,"tablet_mode_source":null,"transform":{"#
                 + #""matrix":[1,0,0,0,1,0,0,0,1],"sway":"normal","wayland":0,"xrandr":"normal"}}}"# + "\n"
         )
     }
@@ -106,13 +107,15 @@ import Testing
         state.lock = .landscape
         state.allowed = .landscape
         state.tabletMode = true
+        state.tabletModeSource = .hinge
+        state.hinge = 187.5
         let event = MessageEncoder.event(OrientationEvent(name: .device, previous: "portrait", state: state))
         #expect(
             String(decoding: event, as: UTF8.self)
                 == #"{"event":"device","previous":"portrait","state":{"allowed":["landscape-left","#
-                + #""landscape-right"],"device":"landscape-left","generating":true,"interface":"unknown","#
+                + #""landscape-right"],"device":"landscape-left","generating":true,"hinge":187.5,"interface":"unknown","#
                 + #""lock":["landscape-left","landscape-right"],"rotation":null,"sensor":"active","seq":42,"#
-                + #""tablet_mode":true,"transform":null}}"# + "\n"
+                + #""tablet_mode":true,"tablet_mode_source":"hinge","transform":null}}"# + "\n"
         )
         let error = MessageEncoder.error(id: .string("x"), ProtocolError(.notGenerating, "end without a \"begin\""))
         #expect(

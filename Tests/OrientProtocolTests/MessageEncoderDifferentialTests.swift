@@ -242,7 +242,10 @@ private struct SeededRandom: RandomNumberGenerator {
             sensor: sensorState(),
             generating: Bool.random(using: &self),
             seq: chance(0.1) ? UInt64.max : UInt64.random(in: 0...UInt64(UInt32.max), using: &self),
-            tabletMode: optional { Bool.random(using: &$0) }
+            tabletMode: optional { Bool.random(using: &$0) },
+            tabletModeSource: optional { TabletModeSource.allCases.randomElement(using: &$0)! },
+            // The daemon sends the hinge rounded to one decimal, 0 to 360.
+            hinge: optional { Double(Int.random(in: 0...3600, using: &$0)) / 10 }
         )
     }
 

@@ -69,14 +69,32 @@ import Testing
         #expect(try ServerMessage.result(OrientationState.self, from: body).tabletMode == tabletMode)
     }
 
+    @Test func theHingeAndTheSourceOfTabletModeRoundTrip() throws {
+        var state = Self.state
+        state.tabletMode = false
+        state.tabletModeSource = .switch
+        state.hinge = 95.5
+        let line = MessageEncoder.result(id: nil, state)
+        #expect(Self.text(line).contains(#""hinge":95.5,"#))
+        #expect(Self.text(line).contains(#""tablet_mode_source":"switch","#))
+        guard case .result(_, let body) = try ServerMessage.decode(Array(line.dropLast())) else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(try ServerMessage.result(OrientationState.self, from: body) == state)
+    }
+
     @Test func aStateWithoutTabletModeDecodesAsUnknown() throws {
-        let line = Self.text(MessageEncoder.result(id: nil, Self.state)).replacing(#","tablet_mode":null"#, with: "")
-        #expect(!line.contains("tablet_mode"))
+        let line = Self.text(MessageEncoder.result(id: nil, Self.state))
+            .replacing(#","tablet_mode":null"#, with: "")
+            .replacing(#","tablet_mode_source":null"#, with: "")
+            .replacing(#","hinge":null"#, with: "")
+        #expect(!line.contains("tablet_mode") && !line.contains("hinge"), "as from a daemon older than the fields")
         guard case .result(_, let body) = try ServerMessage.decode(Array(line.utf8.dropLast())) else {
             Issue.record("not a result")
             return
         }
-        #expect(try ServerMessage.result(OrientationState.self, from: body).tabletMode == nil)
+        #expect(try ServerMessage.result(OrientationState.self, from: body) == Self.state)
     }
 
     @Test func eventsCarryNamePreviousAndState() throws {

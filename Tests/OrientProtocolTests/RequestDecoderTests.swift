@@ -35,6 +35,14 @@ import Testing
             Request(method: .constrain, parameters: .constrain(nil))
         ),
         (#"{"method": "unlock"}"#, Request(method: .unlock)),
+        (
+            #"{"method": "tablet-mode", "params": {"mode": "on"}}"#,
+            Request(method: .tabletMode, parameters: .tabletMode(.on))
+        ),
+        (
+            #"{"method": "tablet-mode", "params": {"mode": "auto"}}"#,
+            Request(method: .tabletMode, parameters: .tabletMode(.auto))
+        ),
         (#"{"method": "status"}"#, Request(method: .status)),
     ])
     func wellFormedRequests(text: String, expected: Request) {
@@ -68,6 +76,10 @@ import Testing
         (#"{"id": 15, "method": "constrain", "params": {"mask": [1]}}"#, .invalidRequest, .number(15)),
         (#"{"id": 16, "method": "lock", "params": {"mask": null}}"#, .invalidRequest, .number(16)),
         (#"{"id": 17, "method": "lock", "params": {"angle": 90}}"#, .invalidRequest, .number(17)),
+        (#"{"id": 18, "method": "tablet-mode"}"#, .invalidRequest, .number(18)),
+        (#"{"id": 19, "method": "tablet-mode", "params": {"mode": "yes"}}"#, .invalidRequest, .number(19)),
+        (#"{"id": 20, "method": "tablet-mode", "params": {"mode": true}}"#, .invalidRequest, .number(20)),
+        (#"{"id": 21, "method": "tablet-mode", "params": {"mode": "on", "x": 1}}"#, .invalidRequest, .number(21)),
     ])
     func badRequestsGetTheirDocumentedCode(text: String, code: ProtocolError.Code, id: RequestID?) throws {
         guard case .failure(let echoed, let error) = Self.decode(text) else {
@@ -97,10 +109,10 @@ import Testing
         #expect(error.code == .parseError)
     }
 
-    @Test(arguments: [Request.Method.lock, .unlock, .constrain])
-    func onlyLockUnlockAndConstrainNeedAController(method: Request.Method) {
+    @Test(arguments: [Request.Method.lock, .unlock, .constrain, .tabletMode])
+    func onlyLockUnlockConstrainAndTabletModeNeedAController(method: Request.Method) {
         #expect(method.needsController)
-        #expect(Request.Method.allCases.filter(\.needsController).count == 3)
+        #expect(Request.Method.allCases.filter(\.needsController).count == 4)
     }
 
     /// What a client writes, the daemon reads back as the same request.
@@ -111,6 +123,7 @@ import Testing
         Request(method: .lock, parameters: .lock(.current)),
         Request(id: .number(-3), method: .constrain, parameters: .constrain(nil)),
         Request(method: .constrain, parameters: .constrain([.portrait, .landscapeRight])),
+        Request(id: .number(2), method: .tabletMode, parameters: .tabletMode(.off)),
     ])
     func clientLinesRoundTrip(request: Request) {
         let line = request.line

@@ -210,3 +210,32 @@ private struct TraceWriterRandom {
         return value
     }
 }
+
+/// Two-sensor traces: what the writer writes for each sensor, the reader reads back as the same rows.
+@Suite struct TwoSensorTraceWriterTests {
+    @Test func displayAndBaseLinesReadBack() throws {
+        var writer = TraceWriter(rateHz: 25, withBase: true)
+        let text =
+            writer.headerLines.joined(separator: "\n") + "\n"
+            + writer.line(for: Sample(time: 10, x: 0.1, y: -9.8, z: 0.3)) + "\n"
+            + writer.baseLine(for: Sample(time: 10.04, x: 0, y: 0.2, z: 9.81)) + "\n"
+        #expect(
+            text.contains("t,x,y,z,bx,by,bz\n0.000000,0.1000,-9.8000,0.3000,,,\n0.040000,,,,0.0000,0.2000,9.8100\n")
+        )
+        var reader = TraceReader()
+        var rows: [TraceRow] = []
+        for line in text.split(separator: "\n") {
+            if let row = try reader.readRow(line: line) { rows.append(row) }
+        }
+        #expect(rows.count == 2)
+        #expect(rows.first?.display == Vector3(x: 0.1, y: -9.8, z: 0.3) && rows.first?.base == nil)
+        #expect(rows.last?.base == Vector3(x: 0, y: 0.2, z: 9.81) && rows.last?.display == nil)
+        #expect((rows.last?.time ?? 0) == 0.04)
+    }
+
+    @Test func aOneSensorTraceIsUnchanged() {
+        var writer = TraceWriter(rateHz: 25)
+        #expect(writer.headerLines.last == "t,x,y,z")
+        #expect(writer.line(for: Sample(time: 1, x: 0, y: 0, z: 9.8)) == "0.000000,0.0000,0.0000,9.8000")
+    }
+}

@@ -246,3 +246,19 @@ extension AccelerometerFixture.Trigger {
 extension AxisValues: Sendable where Value: Sendable {}
 
 extension AxisValues: Equatable where Value: Equatable {}
+
+extension AccelerometerFixture {
+    /// A convertible's two accelerometers: the display's (`iio:device0`) and the base's (`iio:device1`, lying flat),
+    /// each with its udev `ACCEL_LOCATION`.
+    static func convertiblePair() -> (display: AccelerometerFixture, base: AccelerometerFixture) {
+        var display = AccelerometerFixture()
+        display.locations = [.udev: "display"]
+        display.parentPath = "/devices/platform/accel-lid"
+        var base = AccelerometerFixture()
+        base.deviceNumber = 1
+        base.parentPath = "/devices/platform/accel-base"
+        base.locations = [.udev: "base"]
+        base.raw = AxisValues(x: 0, y: 0, z: 1000)
+        return (display, base)
+    }
+}

@@ -21,7 +21,8 @@ extension EmulatedDeviceTests {
         static func lockOnDisk(_ path: String) throws -> [String]?? {
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
             let json = try DaemonJSON.parse(Array(data))
-            guard case .object(let members) = json, members.count == 2, json["version"]?.integer == 1,
+            guard case .object(let members) = json, members.count == 3, json["version"]?.integer == 1,
+                json["tablet_mode"]?.string == "auto",
                 let lock = json["lock"]
             else {
                 throw DaemonTestError(description: "not a state file: \(String(decoding: data, as: UTF8.self))")

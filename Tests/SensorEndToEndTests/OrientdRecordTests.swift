@@ -54,6 +54,33 @@ extension EmulatedDeviceTests {
             #expect(child.outputLines.first == "# orientd-trace 1")
         }
 
+        /// A display and a base accelerometer: one two-sensor trace, each line the display's reading or the base's.
+        @Test func bothAccelerometersAreRecordedInATwoSensorTrace() async throws {
+            let (display, base) = AccelerometerFixture.convertiblePair()
+            let testbed = Testbed()
+            try testbed.add(display.description)
+            try testbed.add(base.description)
+            let child = try ChildProcess.orientd(["record", "--poll", "--rate", "50"], testbed: testbed)
+            func rows() -> [[Substring]] {
+                child.outputLines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("t,") }
+                    .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            }
+            #expect(
+                await child.waitUntil("lines of both sensors") {
+                    rows().contains { $0.count == 7 && $0[1].isEmpty }
+                        && rows().contains { $0.count == 7 && $0[4].isEmpty }
+                }
+            )
+            child.interrupt()
+            #expect(await child.wait() == .exited(0), "\(child.report)")
+            #expect(child.outputLines.dropFirst(2).first == "t,x,y,z,bx,by,bz", "\(child.report)")
+            #expect(rows().allSatisfy { $0.count == 7 })
+            let baseRow = try #require(rows().first { $0[1].isEmpty })
+            #expect(baseRow[4...].compactMap { Double($0) } == [0, 0, 9.8066], "the base's own reading")
+            let displayRow = try #require(rows().first { $0[4].isEmpty })
+            #expect(displayRow[1...3].compactMap { Double($0) } == [0, -9.8066, 0])
+        }
+
         /// Bytes written to the emulated device come out as exactly the calibrated vectors, for many layouts.
         @Test(arguments: CaptureLayout.all)
         func bufferedScansBecomeCalibratedSamples(layout: CaptureLayout) async throws {

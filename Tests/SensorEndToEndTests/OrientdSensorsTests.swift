@@ -107,8 +107,28 @@ extension EmulatedDeviceTests {
             #expect(child.exitStatus == .exited(0), "\(child.report)")
             let lines = child.outputText.split(separator: "\n")
             #expect(lines.contains { $0.hasPrefix("\(display.deviceName) accel_3d — used:") }, "\(child.report)")
-            #expect(lines.contains { $0.hasPrefix("\(base.deviceName) accel_3d — not used: a base accelerometer") })
+            #expect(
+                lines.contains { $0.hasPrefix("\(base.deviceName) accel_3d — used for the hinge angle: the base") },
+                "\(child.report)"
+            )
             #expect(Self.field(child.outputText, device: base.deviceName, "location")?.hasPrefix("base") == true)
+        }
+
+        /// A base accelerometer whose every mount matrix is broken would give a wrong hinge angle: it is not used,
+        /// and the display one is used as ever.
+        @Test func aBaseWithABrokenMatrixIsNotUsed() async throws {
+            var (display, base) = AccelerometerFixture.convertiblePair()
+            base.mountMatrices = [.udev: "1, 0, 0; 0, 1"]
+            let child = try await Self.sensors([display.description, base.description])
+            #expect(child.exitStatus == .exited(0), "\(child.report)")
+            #expect(child.outputText.contains("iio:device0 accel_3d — used: the display accelerometer"))
+            #expect(
+                child.outputText.contains(
+                    "iio:device1 accel_3d — not used: the base accelerometer iio:device1 is ignored: "
+                        + "udev ACCEL_MOUNT_MATRIX '1, 0, 0; 0, 1' cannot be used"
+                ),
+                "\(child.report)"
+            )
         }
 
         @Test func onlyABaseAccelerometerIsNeverUsed() async throws {
@@ -120,12 +140,7 @@ extension EmulatedDeviceTests {
         }
 
         @Test func aDeviceNamedOnTheCommandLineIsUsed() async throws {
-            var display = AccelerometerFixture()
-            var base = AccelerometerFixture()
-            base.deviceNumber = 1
-            base.parentPath = "/devices/platform/accel-base"
-            display.locations = [.udev: "display"]
-            base.locations = [.udev: "base"]
+            let (display, base) = AccelerometerFixture.convertiblePair()
             let child = try await Self.sensors([display.description, base.description], ["--device", "iio:device1"])
             #expect(child.exitStatus == .exited(0), "\(child.report)")
             #expect(child.outputText.contains("iio:device1 accel_3d — used: chosen by configuration"))

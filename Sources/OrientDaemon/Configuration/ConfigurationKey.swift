@@ -150,6 +150,21 @@ struct ConfigurationKey: Sendable {
         ) {
             $1.autoRotate = DaemonSettings.AutoRotate(rawValue: $0) ?? .always
         },
+        // The ranges are HingeConfiguration's: any tablet angle is above any laptop angle.
+        integer(
+            section: "Policy",
+            name: "TabletAngle",
+            default: "200",
+            range: HingeConfiguration.tabletAngleRange,
+            unit: "hinge degrees"
+        ) { $1.hinge.tabletAngle = Double($0) },
+        integer(
+            section: "Policy",
+            name: "LaptopAngle",
+            default: "160",
+            range: HingeConfiguration.laptopAngleRange,
+            unit: "hinge degrees"
+        ) { $1.hinge.laptopAngle = Double($0) },
     ]
 
     private static let controlKeys: [ConfigurationKey] = [

@@ -18,6 +18,8 @@ public struct DaemonSettings: Sendable {
     public var preferred: InterfaceOrientation?
     /// `[Policy] AutoRotate=`.
     public var autoRotate = AutoRotate.always
+    /// `[Policy] TabletAngle=` and `LaptopAngle=`: tablet mode from the hinge of two accelerometers.
+    public var hinge = HingeConfiguration()
     /// `[Control] Group=`; nil or empty for no group rule.
     public var controlGroup: String? = "orientd"
     /// `[Control] SeatUsers=`.
@@ -38,8 +40,9 @@ public struct DaemonSettings: Sendable {
     public enum AutoRotate: String, Sendable, CaseIterable {
         /// Always.
         case always
-        /// Only while the tablet-mode switch says the convertible is folded as a tablet; in laptop mode the
-        /// interface stays at the natural orientation. Without a switch: as ``always``.
+        /// Only while tablet mode (a manual setting, the tablet-mode switch or the hinge) says the convertible is
+        /// folded as a tablet; in laptop mode the interface stays at the natural orientation. When nothing tells:
+        /// as ``always``.
         case tabletMode = "tablet-mode"
     }
 }

@@ -80,6 +80,13 @@ final class ControlRequests {
                 throw Self.protocolError(error)
             }
             return MessageEncoder.result(id: request.id, engine.state)
+        case (.tabletMode, .tabletMode(let setting)):
+            do {
+                try engine.setManualTabletMode(setting.manualTabletMode)
+            } catch {
+                throw ProtocolError(.stateNotSaved, "the tablet mode could not be saved, nothing changed: \(error)")
+            }
+            return MessageEncoder.result(id: request.id, engine.state)
         case (.status, _):
             guard let status else { throw ProtocolError(.internal, "the status is not available while starting") }
             return MessageEncoder.result(id: request.id, status.statusReport())

@@ -4,8 +4,9 @@ import OrientProtocol
 import OrientationCore
 
 /// The daemon's model of orientation between the sensor and its clients: classifies samples, applies the
-/// rotation policy, counts generation (starting and stopping the sensor), keeps the lock on disk, follows the
-/// tablet-mode switch and a reloaded configuration, and turns every change into the events of PROTOCOL.md
+/// rotation policy, counts generation (starting and stopping the sensors), keeps the lock on disk, decides tablet
+/// mode (a manual setting, else the tablet-mode switch, else the hinge between two accelerometers), follows a
+/// reloaded configuration, and turns every change into the events of PROTOCOL.md
 /// through its ``EventBatch``. It does no I/O on the socket itself: ``broadcast`` sends an event line to the
 /// generating connections, and ``ControlRequests`` answers requests with it.
 ///
@@ -21,13 +22,29 @@ final class Engine {
     private var batch = EventBatch()
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     private(set) var sensorState = SensorState.stopped
-    /// The tablet-mode switch: true folded as a tablet, false as a laptop, nil without a switch.
+    /// Tablet mode as clients see it: true folded as a tablet, false as a laptop, nil when nothing tells.
     private(set) var tabletMode: Bool?
+    /// Where ``tabletMode`` comes from; nil when nothing tells.
+    private(set) var tabletModeSource: TabletModeSource?
+    /// The tablet-mode switch: nil without a switch.
+    private(set) var switchTabletMode: Bool?
+    /// The manual tablet mode (`tablet-mode on|off`), saved with the lock; nil for `auto`.
+    private(set) var manualTabletMode: Bool?
+    /// The hinge between the display and the base accelerometer; its decision counts while there is a base sensor.
+    private(set) var hinge: HingeMonitor
+    /// Whether there is a base accelerometer whose hinge counts (``refreshHasBase()``).
+    private var hasBase = false
+    /// Since when (sample time) the base accelerometer reads far from 1 g; nil while it reads plausibly.
+    private var implausibleBaseSince: Double?
+    /// Whether implausible base readings were said (once per process).
+    private var warnedImplausibleBase = false
     private var clientIDs = ClientIDs()
     private var tiltTracker = TiltTracker()
 
     /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
     var sensor: (any EngineSensor)?
+    /// The base accelerometer's sensor, started and stopped with ``sensor``; its samples go to ``handleBase(_:)``.
+    var baseSensor: (any EngineSensor)?
     /// Sends an event line to every generating connection.
     var broadcast: ([UInt8]) -> Void = { _ in }
     /// Called after every change (for sd_notify STATUS= and the D-Bus properties).
@@ -45,12 +62,21 @@ final class Engine {
         self.logger = logger
         self.store = store
         classifier = OrientationClassifier(configuration: settings.classifier)
+        hinge = HingeMonitor(configuration: settings.hinge)
         policy = try RotationPolicy(
             natural: settings.classifier.natural,
             supported: settings.supported,
             preferred: settings.preferred
         )
-        if let lock = store.load().lock {
+        let saved = store.load()
+        manualTabletMode = saved.tabletMode
+        if let mode = saved.tabletMode {
+            tabletModeSource = .manual
+            tabletMode = mode
+            _ = policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: mode))
+            logger.info("manual tablet mode restored", metadata: ["tablet_mode": "\(mode ? "on" : "off")"])
+        }
+        if let lock = saved.lock {
             do {
                 _ = try policy.setLock(lock)
                 logger.info("lock restored", metadata: ["lock": "\(lock)"])
@@ -59,7 +85,7 @@ final class Engine {
                     "the saved lock no longer intersects Supported=: dropped",
                     metadata: ["lock": "\(lock)", "supported": "\(settings.supported)"]
                 )
-                try? store.save(PersistedState(lock: nil))
+                try? store.save(PersistedState(lock: nil, tabletMode: manualTabletMode))
             }
         }
     }
@@ -75,7 +101,9 @@ final class Engine {
             sensor: sensorState,
             generating: generation.isGenerating,
             seq: batch.seq,
-            tabletMode: tabletMode
+            tabletMode: tabletMode,
+            tabletModeSource: tabletModeSource,
+            hinge: hinge.angle.map { ($0 * 10).rounded() / 10 }
         )
     }
 
@@ -102,6 +130,9 @@ final class Engine {
     /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
     /// orientation changes.
     func handle(_ sample: Sample) {
+        // The hinge (O(1), no allocation) first, so that a fold decided by this sample holds the interface before
+        // the classifier turns it.
+        if hasBase, hinge.update(sample, from: .display) { hingeDecided() }
         let changed = classifier.update(sample)
         let tiltChanged =
             tracksTilt
@@ -112,6 +143,38 @@ final class Engine {
         }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
         if tiltChanged { onTiltChange() }
+    }
+
+    /// One sample from the base accelerometer: the hinge only (O(1), no allocation). Readings far from 1 g (a
+    /// broken or uncalibrated base sensor) are ignored; lasting two seconds, they are said once.
+    func handleBase(_ sample: Sample) {
+        let size = sample.acceleration.magnitude / HingeMonitor.gravity
+        guard size >= 0.5, size <= 1.5 else {
+            if let since = implausibleBaseSince {
+                if !warnedImplausibleBase, sample.time - since >= 2 {
+                    warnedImplausibleBase = true
+                    logger.warning(
+                        "the base accelerometer reads implausible values: ignored, the hinge angle is unknown",
+                        metadata: ["magnitude": "\(sample.acceleration.magnitude) m/s²"]
+                    )
+                }
+            } else {
+                implausibleBaseSince = sample.time
+            }
+            return
+        }
+        implausibleBaseSince = nil
+        if hinge.update(sample, from: .base) { hingeDecided() }
+    }
+
+    /// Finds out again whether the hinge counts: there is a base sensor with a base accelerometer, neither absent
+    /// nor failed. Kept in ``hasBase`` for the hot path.
+    private func refreshHasBase() {
+        guard let baseSensor, baseSensor.accelerometer != nil else {
+            hasBase = false
+            return
+        }
+        hasBase = baseSensor.status == .active || baseSensor.status == .stopped
     }
 
     // MARK: The sensor
@@ -158,19 +221,82 @@ final class Engine {
     // MARK: Tablet mode
 
     /// Whether the interface follows the device orientation: always, except with `AutoRotate=tablet-mode` while
-    /// a switch says the convertible is folded as a laptop. Without a switch it follows (as `always`).
+    /// tablet mode says the convertible is folded as a laptop. When nothing tells it follows (as `always`).
     private static func followsDevice(_ autoRotate: DaemonSettings.AutoRotate, tabletMode: Bool?) -> Bool {
         autoRotate == .always || tabletMode != false
     }
 
-    /// The tablet-mode switch changed (or appeared, or went): a `tablet-mode` event, and the policy starts or
-    /// stops following the device (an `interface` event when the interface moves with it).
+    /// Sets the manual tablet mode (nil: `auto`, the switch or the hinge decides), saved first: when it cannot be
+    /// saved nothing changes.
+    /// - Throws: ``StateStoreError`` when the state file cannot be written.
+    func setManualTabletMode(_ value: Bool?) throws(StateStoreError) {
+        guard value != manualTabletMode else { return }
+        do {
+            try store.save(PersistedState(lock: policy.lock, tabletMode: value))
+        } catch {
+            logger.error("the tablet mode could not be saved", metadata: ["error": "\(error)"])
+            throw error
+        }
+        manualTabletMode = value
+        logger.info("manual tablet mode", metadata: ["tablet_mode": "\(value.map { $0 ? "on" : "off" } ?? "auto")"])
+        decideTabletMode()
+        flush()
+    }
+
+    /// The tablet-mode switch changed (or appeared, or went).
     func tabletModeChanged(to value: Bool?) {
+        guard value != switchTabletMode else { return }
+        switchTabletMode = value
+        decideTabletMode()
+        flush()
+    }
+
+    /// The base sensor's status changed: a base accelerometer gone or failing takes the hinge's decision with it
+    /// (tablet mode falls back to the switch or to nothing); one that is not capturing leaves the angle unknown.
+    func baseSensorStatusChanged(to status: AccelerometerSensor.Status) {
+        refreshHasBase()
+        switch status {
+        case .active: return
+        case .stopped: hinge.forget(.base)
+        case .absent, .failed: hinge = HingeMonitor(configuration: settings.hinge)
+        }
+        decideTabletMode()
+        flush()
+    }
+
+    /// The base sensor found its accelerometer or lost it while stopped.
+    func baseSensorDiscoveryChanged() {
+        refreshHasBase()
+        if baseSensor?.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
+        decideTabletMode()
+        flush()
+    }
+
+    /// The hinge decided anew (from a sample: the hot path, but only when the decision changes).
+    private func hingeDecided() {
+        decideTabletMode()
+        flush()
+    }
+
+    /// Tablet mode from its sources, strongest first: the manual setting, else the switch, else the hinge, else
+    /// nothing. A change of value is
+    /// a `tablet-mode` event, and the policy starts or stops following the device (an `interface` event when the
+    /// interface moves with it).
+    private func decideTabletMode() {
+        var value: Bool?
+        var source: TabletModeSource?
+        if let manualTabletMode {
+            (value, source) = (manualTabletMode, .manual)
+        } else if let switchTabletMode {
+            (value, source) = (switchTabletMode, .switch)
+        } else if hasBase, let decided = hinge.tabletMode {
+            (value, source) = (decided, .hinge)
+        }
+        tabletModeSource = source
         guard value != tabletMode else { return }
         batch.note(.tabletMode, previous: .tabletMode(tabletMode))
         tabletMode = value
         record(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: value)))
-        flush()
     }
 
     // MARK: Generation
@@ -199,6 +325,7 @@ final class Engine {
                 } else {
                     updateSensorState(.absent)
                 }
+                baseSensor?.start()
             }
             return update
         }
@@ -230,6 +357,9 @@ final class Engine {
 
     private func stopGenerating() {
         sensor?.stop()
+        baseSensor?.stop()
+        // Nobody generates: the angle is unknown; the decision stands.
+        hinge.stop()
         updateSensorState(.stopped)
         // Nobody receives events now; the state (device unknown) is what `get` shows.
         batch.discard()
@@ -256,7 +386,7 @@ final class Engine {
         }
         if candidate.lock != policy.lock {
             do {
-                try store.save(PersistedState(lock: candidate.lock))
+                try store.save(PersistedState(lock: candidate.lock, tabletMode: manualTabletMode))
             } catch {
                 logger.error("the lock could not be saved", metadata: ["error": "\(error)"])
                 throw .notSaved(error)
@@ -299,6 +429,8 @@ final class Engine {
         if new.classifier != settings.classifier {
             classifier = OrientationClassifier(configuration: new.classifier)
         }
+        // New thresholds apply from the next reliable angle; the readings and the decision are kept.
+        hinge.configuration = new.hinge
         _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: tabletMode))
         let change = PolicyChangeSummary(from: policy, to: candidate)
         policy = candidate

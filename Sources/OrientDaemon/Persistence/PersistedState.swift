@@ -1,19 +1,26 @@
 import OrientProtocol
 public import OrientationCore
 
-/// What the daemon keeps across restarts and reboots: the lock.
+/// What the daemon keeps across restarts and reboots: the lock and the manual tablet mode.
 ///
-/// Saved by ``StateStore`` as `{"version": 1, "lock": ["landscape-left", "landscape-right"]}` or
-/// `{"version": 1, "lock": null}`, the lock as wire names in the mask's listing order.
+/// Saved by ``StateStore`` as `{"version": 1, "lock": ["landscape-left", "landscape-right"], "tablet_mode": "auto"}`
+/// or `{"version": 1, "lock": null, "tablet_mode": "on"}`, the lock as wire names in the mask's listing order. A
+/// file without `tablet_mode` (written before it existed) reads as `auto`; a daemon that does not know the key
+/// ignores it.
 public struct PersistedState: Sendable, Hashable {
     /// The locked interface orientations; nil when unlocked. An empty mask is stored as nil: no lock allows nothing.
     public var lock: InterfaceOrientationMask? {
         didSet { if lock?.isEmpty == true { lock = nil } }
     }
 
-    /// A state with the given lock (unlocked by default); an empty mask means unlocked.
-    public init(lock: InterfaceOrientationMask? = nil) {
+    /// The manual tablet mode (`orientctl tablet-mode on|off`); nil for `auto`.
+    public var tabletMode: Bool?
+
+    /// A state with the given lock (unlocked by default) and manual tablet mode (auto by default); an empty mask
+    /// means unlocked.
+    public init(lock: InterfaceOrientationMask? = nil, tabletMode: Bool? = nil) {
         self.lock = lock?.isEmpty == true ? nil : lock
+        self.tabletMode = tabletMode
     }
 
     /// The state of a fresh install, and of a lost or corrupt file: unlocked.
@@ -28,11 +35,15 @@ extension PersistedState {
     var fileContents: [UInt8] {
         // Wire names are fixed ASCII words, so writing the JSON by hand needs no escaping.
         let lock = lock.map { "[" + $0.wireNames.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? "null"
-        return Array("{\"version\": \(Self.formatVersion), \"lock\": \(lock)}\n".utf8)
+        let tabletMode = tabletMode.map { $0 ? "on" : "off" } ?? "auto"
+        return Array(
+            "{\"version\": \(Self.formatVersion), \"lock\": \(lock), \"tablet_mode\": \"\(tabletMode)\"}\n".utf8
+        )
     }
 
     /// Reads a file's bytes strictly: the version must be 1, `lock` present, null or a non-empty list of
-    /// interface orientation wire names (in any order). Other keys are ignored.
+    /// interface orientation wire names (in any order), `tablet_mode` absent (auto) or `on`, `off` or `auto`.
+    /// Other keys are ignored.
     init(fileContents: [UInt8]) throws(PersistedStateFormatError) {
         guard let file = try? JSONValue.parse(fileContents) else {
             throw .notJSON
@@ -51,13 +62,24 @@ extension PersistedState {
         case _?:
             throw .wrongType(path: "version")
         }
+        let tabletMode: Bool?
+        switch members["tablet_mode"] {
+        case nil:
+            // Written before the manual tablet mode existed.
+            tabletMode = nil
+        case .string("on")?: tabletMode = true
+        case .string("off")?: tabletMode = false
+        case .string("auto")?: tabletMode = nil
+        case _?:
+            throw .wrongType(path: "tablet_mode")
+        }
         let names: [JSONValue]
         switch members["lock"] {
         case nil:
             // A file without `lock` was not written by the daemon.
             throw .missingKey("lock")
         case .null?:
-            self.init(lock: nil)
+            self.init(lock: nil, tabletMode: tabletMode)
             return
         case .array(let items)?:
             names = items
@@ -77,7 +99,7 @@ extension PersistedState {
             }
             mask.insert(InterfaceOrientationMask(orientation))
         }
-        self.init(lock: mask)
+        self.init(lock: mask, tabletMode: tabletMode)
     }
 }
 
