@@ -9,9 +9,11 @@ import Glibc
 #endif
 
 /// Reads `in_accel_{x,y,z}_raw` at a fixed rate from a timer of the loop, only while running.
+///
+/// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
 final class PolledCapture {
     private let device: IIODevice
-    private let channels: (IIOChannel, IIOChannel, IIOChannel)
+    private let attributes: (RawAttribute, RawAttribute, RawAttribute)
     private let calibration: Calibration
     private let loop: EventLoop
     private let logger: Logger
@@ -20,7 +22,11 @@ final class PolledCapture {
     private let trouble: (SensorError) -> Void
     private let check: RawReadingCheck
     private let giveUpAfter: Double
+    /// Seconds between ticks.
+    private let interval: Double
     private var timer: TimerSource?
+    /// The next tick's deadline (the loop's clock); the timer is one-shot, moved on at every tick.
+    private var deadline: Double
     /// When reading started to fail; nil while it works.
     private var failingSince: Double?
     /// How many samples were handed on.
@@ -52,7 +58,11 @@ final class PolledCapture {
             )
         }
         self.device = device
-        channels = (x, y, z)
+        let syspath = device.context.isLocal ? accelerometer.syspath : nil
+        attributes = (
+            RawAttribute(channel: x, syspath: syspath), RawAttribute(channel: y, syspath: syspath),
+            RawAttribute(channel: z, syspath: syspath)
+        )
         calibration = accelerometer.calibration
         self.loop = loop
         self.logger = logger
@@ -60,14 +70,20 @@ final class PolledCapture {
         self.failure = failure
         self.trouble = trouble
         self.giveUpAfter = giveUpAfter
+        interval = 1 / rate
         check = RawReadingCheck(
             x: x.isScanElement ? x.format : nil,
             y: y.isScanElement ? y.format : nil,
             z: z.isScanElement ? z.format : nil
         )
-        _ = try Self.read(x, device: device.id)
+        deadline = loop.now + interval
+        if !attributes.0.isHeldOpen || !attributes.1.isHeldOpen || !attributes.2.isHeldOpen {
+            logger.debug("reading the raw attributes through libiio", metadata: ["device": "\(device.id)"])
+        }
+        // On a throw from here on, deinit closes the attributes.
+        _ = try attributes.0.read()
         do {
-            timer = try loop.addRepeatingTimer(interval: 1 / rate) { [unowned self] in self.tick() }
+            timer = try loop.addTimer(at: deadline) { [unowned self] in self.tick() }
         } catch {
             throw SensorError.call("sd_event_add_time", device: device.id, errno: error.errno)
         }
@@ -75,6 +91,7 @@ final class PolledCapture {
 
     deinit {
         stop()
+        closeAttributes()
     }
 
     /// Stops polling: the timer is gone, nothing wakes the process.
@@ -82,11 +99,22 @@ final class PolledCapture {
         timer = nil
     }
 
+    private func closeAttributes() {
+        attributes.0.close()
+        attributes.1.close()
+        attributes.2.close()
+    }
+
+    /// One tick: the next one is armed first (the sink may stop the capture), then x, y and z are read and the
+    /// sample is handed on.
     private func tick() {
+        deadline += interval
+        if deadline <= loop.now { deadline = loop.now + interval }
+        timer?.schedule(at: deadline)
         do {
-            let x = try Self.read(channels.0, device: device.id)
-            let y = try Self.read(channels.1, device: device.id)
-            let z = try Self.read(channels.2, device: device.id)
+            let x = try attributes.0.read()
+            let y = try attributes.1.read()
+            let z = try attributes.2.read()
             if failingSince != nil {
                 logger.notice("reading the accelerometer works again", metadata: ["device": "\(device.id)"])
                 failingSince = nil
@@ -115,19 +143,5 @@ final class PolledCapture {
                 trouble(error)
             }
         }
-    }
-
-    /// Reads one raw attribute as an integer.
-    private static func read(_ channel: IIOChannel, device: String) throws(SensorError) -> Int64 {
-        var value: Int64 = 0
-        let result = iio_channel_attr_read_longlong(channel.pointer, "raw", &value)
-        guard result >= 0 else {
-            throw SensorError.call(
-                "iio_channel_attr_read_longlong(\(channel.id) raw)",
-                device: device,
-                errno: Errno(result)
-            )
-        }
-        return value
     }
 }

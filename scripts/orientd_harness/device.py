@@ -96,9 +96,20 @@ class EmulatedAccelerometer:
             return None
 
     def set(self, name, value):
-        """Writes an attribute as the driver would show it."""
-        with open(os.path.join(self.sysfs, name), "w") as f:
-            f.write(f"{value}\n")
+        """Writes an attribute as the driver would show it, in place: a daemon holding it open reads the new value.
+        The new text goes over the old before the file is cut to length, so a read in between finds a whole
+        number followed by a newline."""
+        path = os.path.join(self.sysfs, name)
+        data = f"{value}\n".encode()
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except FileNotFoundError:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
 
     def reset(self):
         """Upright, buffer off: where each daemon starts."""
