@@ -3,6 +3,14 @@ public import Logging
 public import OrientationCore
 import UdevSupport
 
+/// How fast the sensor samples: at the full rate, or slowly while the device is still (`IdleRate=`).
+public enum SensorPace: Sendable, Hashable {
+    /// `Rate=`: while the device moves, and until it has settled.
+    case full
+    /// `IdleRate=`: while the device is still and its orientation settled.
+    case idle
+}
+
 /// The display accelerometer as a set of sources on the event loop, started and stopped on demand.
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
@@ -75,6 +83,8 @@ public final class AccelerometerSensor {
     public private(set) var fellBack = false
     /// The rate asked for, in samples per second.
     public var rate: Double { options.rate }
+    /// The pace asked for by ``setPace(_:)``; every start is at the full pace.
+    public private(set) var pace = SensorPace.full
     /// The last error, for diagnostics.
     public private(set) var lastError: String?
     /// Samples read since the process started, including unusable ones that were not handed on.
@@ -114,6 +124,15 @@ public final class AccelerometerSensor {
         guard case .stopped = state else { return }
         consecutiveFailures = 0
         attempt()
+    }
+
+    /// Samples at the idle rate while the device is still, at the full rate again at the first sample that moves.
+    /// Called by the sensor's owner, which judges the motion; a capture made later (a re-validation, a retry)
+    /// starts at the full pace.
+    public func setPace(_ new: SensorPace) {
+        guard new != pace else { return }
+        pace = new
+        if case .polled(let capture) = state { capture.setPace(new) }
     }
 
     /// Stops capture completely and restores the device.
@@ -231,6 +250,7 @@ public final class AccelerometerSensor {
                 device: device,
                 accelerometer: chosen,
                 rate: options.rate,
+                idleRate: options.idleRate,
                 loop: loop,
                 logger: logger,
                 giveUpAfter: Self.readFailureLimit,
@@ -337,6 +357,7 @@ public final class AccelerometerSensor {
                 metadata: metadata(accelerometer)
             )
             capture.stop()
+            pace = .full
             let previous = status
             state =
                 startBuffered(capture.device, accelerometer, revalidation: true)
@@ -347,6 +368,7 @@ public final class AccelerometerSensor {
             pendingRevalidation = nil
             capture.stop()
             fellBack = true
+            pace = .full
             let previous = status
             state = startPolling(capture.device, accelerometer)
             report(from: previous)
@@ -429,6 +451,7 @@ public final class AccelerometerSensor {
         case .stopped, .absent, .failed: break
         }
         mode = nil
+        pace = .full
         pendingRevalidation = nil
         anomaly = nil
     }

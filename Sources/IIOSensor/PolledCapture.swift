@@ -8,7 +8,8 @@ import SystemSupport
 import Glibc
 #endif
 
-/// Reads `in_accel_{x,y,z}_raw` at a fixed rate from a timer of the loop, only while running.
+/// Reads `in_accel_{x,y,z}_raw` from a timer of the loop, only while running: at the full rate, or at the idle
+/// rate while the sensor's owner says the device is still (``setPace(_:)``).
 ///
 /// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
 final class PolledCapture {
@@ -22,17 +23,20 @@ final class PolledCapture {
     private let trouble: (SensorError) -> Void
     private let check: RawReadingCheck
     private let giveUpAfter: Double
-    /// Seconds between ticks.
-    private let interval: Double
+    /// Seconds between ticks at the full rate and at the idle rate.
+    private let fullInterval: Double
+    private let idleInterval: Double
     private var timer: TimerSource?
     /// The next tick's deadline (the loop's clock); the timer is one-shot, moved on at every tick.
     private var deadline: Double
+    /// The pace the timer follows now.
+    private(set) var pace = SensorPace.full
     /// When reading started to fail; nil while it works.
     private var failingSince: Double?
     /// How many samples were handed on.
     private(set) var samplesRead = 0
 
-    /// Starts polling at `rate` samples per second.
+    /// Starts polling at `rate` samples per second (`idleRate` once ``setPace(_:)`` says idle).
     ///
     /// A read that fails is logged once and handed to `trouble`; polling goes on, and the next good read
     /// recovers. Reads that keep failing for `giveUpAfter` seconds (or a device that is gone) end in `failure`.
@@ -41,6 +45,7 @@ final class PolledCapture {
         device: IIODevice,
         accelerometer: Accelerometer,
         rate: Double,
+        idleRate: Double,
         loop: EventLoop,
         logger: Logger,
         giveUpAfter: Double,
@@ -70,13 +75,14 @@ final class PolledCapture {
         self.failure = failure
         self.trouble = trouble
         self.giveUpAfter = giveUpAfter
-        interval = 1 / rate
+        fullInterval = 1 / rate
+        idleInterval = 1 / min(max(idleRate, 1), rate)
         check = RawReadingCheck(
             x: x.isScanElement ? x.format : nil,
             y: y.isScanElement ? y.format : nil,
             z: z.isScanElement ? z.format : nil
         )
-        deadline = loop.now + interval
+        deadline = loop.now + fullInterval
         if !attributes.0.isHeldOpen || !attributes.1.isHeldOpen || !attributes.2.isHeldOpen {
             logger.debug("reading the raw attributes through libiio", metadata: ["device": "\(device.id)"])
         }
@@ -99,15 +105,24 @@ final class PolledCapture {
         timer = nil
     }
 
+    /// Polls at the idle rate or at the full rate from now on; the next tick is one new interval away.
+    func setPace(_ new: SensorPace) {
+        guard new != pace else { return }
+        pace = new
+        deadline = loop.now + (new == .idle ? idleInterval : fullInterval)
+        timer?.schedule(at: deadline)
+    }
+
     private func closeAttributes() {
         attributes.0.close()
         attributes.1.close()
         attributes.2.close()
     }
 
-    /// One tick: the next one is armed first (the sink may stop the capture), then x, y and z are read and the
-    /// sample is handed on.
+    /// One tick: the next one is armed first (the sink may stop the capture or change its pace), then x, y and z
+    /// are read and the sample is handed on.
     private func tick() {
+        let interval = pace == .idle ? idleInterval : fullInterval
         deadline += interval
         if deadline <= loop.now { deadline = loop.now + interval }
         timer?.schedule(at: deadline)

@@ -25,6 +25,7 @@ final class Engine {
     private(set) var tabletMode: Bool?
     private var clientIDs = ClientIDs()
     private var tiltTracker = TiltTracker()
+    private var paceTracker = PaceTracker()
 
     /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
     var sensor: (any EngineSensor)?
@@ -102,7 +103,13 @@ final class Engine {
     /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
     /// orientation changes.
     func handle(_ sample: Sample) {
+        let before = classifier.filteredAcceleration
         let changed = classifier.update(sample)
+        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`).
+        if let sensor {
+            let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
+            if pace != sensor.pace { sensor.setPace(pace) }
+        }
         let tiltChanged =
             tracksTilt
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
@@ -151,6 +158,7 @@ final class Engine {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)
             _ = tiltTracker.reset()
+            paceTracker.reset()
             record(policy.setDevice(.unknown))
         }
     }
@@ -298,6 +306,7 @@ final class Engine {
         }
         if new.classifier != settings.classifier {
             classifier = OrientationClassifier(configuration: new.classifier)
+            paceTracker.reset()
         }
         _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: tabletMode))
         let change = PolicyChangeSummary(from: policy, to: candidate)
