@@ -85,6 +85,8 @@ public final class AccelerometerSensor {
     public var rate: Double { options.rate }
     /// The pace asked for by ``setPace(_:)``; every start is at the full pace.
     public private(set) var pace = SensorPace.full
+    /// Whether the driver refused the idle pace's sampling frequency: buffered captures then stay at the full rate.
+    private var frequencyRefused = false
     /// The last error, for diagnostics.
     public private(set) var lastError: String?
     /// Samples read since the process started, including unusable ones that were not handed on.
@@ -132,7 +134,20 @@ public final class AccelerometerSensor {
     public func setPace(_ new: SensorPace) {
         guard new != pace else { return }
         pace = new
-        if case .polled(let capture) = state { capture.setPace(new) }
+        switch state {
+        case .polled(let capture):
+            capture.setPace(new)
+        case .buffered(let capture, _, _) where !frequencyRefused:
+            guard !capture.setPace(new), let accelerometer else { return }
+            // Said once for this sensor; the capture stays at the full rate.
+            frequencyRefused = true
+            logger.notice(
+                "the sampling frequency cannot be lowered (refused, or none): the full rate while still",
+                metadata: metadata(accelerometer)
+            )
+        case .buffered, .stopped, .absent, .failed:
+            break
+        }
     }
 
     /// Stops capture completely and restores the device.
@@ -216,6 +231,7 @@ public final class AccelerometerSensor {
                 device: device,
                 accelerometer: chosen,
                 rate: options.rate,
+                idleRate: options.idleRate,
                 loop: loop,
                 logger: logger,
                 sink: { [unowned self] sample, quality in self.deliver(sample, quality) },

@@ -105,11 +105,6 @@ final class Engine {
     func handle(_ sample: Sample) {
         let before = classifier.filteredAcceleration
         let changed = classifier.update(sample)
-        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`).
-        if let sensor {
-            let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
-            if pace != sensor.pace { sensor.setPace(pace) }
-        }
         let tiltChanged =
             tracksTilt
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
@@ -119,6 +114,12 @@ final class Engine {
         }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
         if tiltChanged { onTiltChange() }
+        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as the sensor
+        // may replace its buffer.
+        if let sensor {
+            let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
+            if pace != sensor.pace { sensor.setPace(pace) }
+        }
     }
 
     // MARK: The sensor
