@@ -339,6 +339,7 @@ def buffered(args, work, device, bus, rng):
     orientd = Daemon(args.orientd, work, "orientd-buffered", device=None, config="[DBus]\nCompat=yes\n",
                      environment=device.environment(bus.environment))
     orientd.start()
+    time.sleep(2)  # set up and settled, as iio-sensor-proxy and orientd were in poll mode
     feeder = threading.Thread(target=buffer_feeder, args=(device, hand, stop), daemon=True)
     monitor = None
     try:
