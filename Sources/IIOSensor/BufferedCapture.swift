@@ -16,8 +16,10 @@ import Glibc
 /// rate, and the buffer (whose size libiio also writes as the FIFO's `buffer/watermark`) holds that frequency's
 /// scans of one idle period, so that the kernel wakes the process about `IdleRate=` times a second.
 final class BufferedCapture {
-    /// Scans per buffer refill at the full pace; small, for latency.
-    private static let scansPerRefill = 16
+    /// The longest the scans of one wake-up may wait in the FIFO at the full pace: the buffer (and so the watermark)
+    /// holds this much of the full frequency's scans, at least one and at most ``maximumFullScans``.
+    private static let fullPaceWait = 0.05
+    private static let maximumFullScans = 16
     /// The most scans one wake-up may gather at the idle pace.
     private static let maximumIdleScans = 64
 
@@ -38,6 +40,11 @@ final class BufferedCapture {
     private var buffer: OpaquePointer?
     /// Counts the buffers made: scans of a buffer replaced while they are decoded are dropped.
     private var bufferGeneration = 0
+    /// Scans per wake-up at the full pace: at most ``fullPaceWait`` of them.
+    private var fullScans: Int {
+        let frequency = accelerometer.chooseFrequency(atLeast: rate)
+        return max(1, min(Self.maximumFullScans, Int((frequency * Self.fullPaceWait).rounded(.down))))
+    }
     /// The pace the device is configured for now.
     private(set) var pace = SensorPace.full
     private var source: IOSource?
@@ -104,7 +111,7 @@ final class BufferedCapture {
             for channel in [x, y, z] { channel.setEnabled(true) }
             timestamp?.setEnabled(true)
             try settings.configure(device, accelerometer: accelerometer, rate: rate, logger: logger)
-            try makeBuffer(scans: Self.scansPerRefill)
+            try makeBuffer(scans: fullScans)
         } catch {
             stop()
             throw error
@@ -157,7 +164,7 @@ final class BufferedCapture {
         buffer = nil
         let full = accelerometer.chooseFrequency(atLeast: rate)
         var accepted = true
-        var scans = Self.scansPerRefill
+        var scans = fullScans
         if new == .idle {
             let frequency = accelerometer.chooseFrequency(atLeast: idleRate)
             if settings.setFrequency(device, frequency) {

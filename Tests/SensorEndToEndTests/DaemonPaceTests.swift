@@ -95,8 +95,8 @@ extension EmulatedDeviceTests {
         }
 
         /// Still: 10 Hz (the lowest offered at or above 2 Hz) with a buffer, and so a watermark, of 5 scans: two
-        /// wake-ups a second. The first scan of a turn brings back 50 Hz and a watermark of 16; the turn is decided;
-        /// stopping puts back the frequency the device had.
+        /// wake-ups a second. The first scan of a turn brings back 50 Hz and a watermark of 2 (40 ms); the turn is
+        /// decided; stopping puts back the frequency the device had.
         @Test func aBufferedDeviceSamplesSlowlyWhileStillAndAtTheFullRateOnMotion() async throws {
             let testbed = Testbed()
             let (daemon, client, fixture) = try await Self.buffered(testbed)
@@ -113,7 +113,7 @@ extension EmulatedDeviceTests {
             try feed.hold(.leftUp, seconds: 0.6)
             let turned = try await client.events(until: "portrait") { $0.state?["device"]?.string == "portrait" }
             #expect(turned.contains { $0.event == "device" }, "\(turned)")
-            #expect(attribute("sampling_frequency") == "50" && attribute("buffer/watermark") == "16")
+            #expect(attribute("sampling_frequency") == "50" && attribute("buffer/watermark") == "2")
             #expect(attribute("buffer/enable") == "1")
             #expect(await daemon.stop() == .exited(0))
             #expect(attribute("sampling_frequency") == "10", "the device's own frequency is restored")
@@ -134,7 +134,7 @@ extension EmulatedDeviceTests {
             #expect(turned.contains { $0.event == "device" }, "\(turned)")
             try feed.hold(.normal, seconds: 2)
             _ = try await client.events(until: "landscape-left") { $0.state?["device"]?.string == "landscape-left" }
-            #expect(try testbed.attribute(fixture.syspath, "buffer/watermark") == "16")
+            #expect(try testbed.attribute(fixture.syspath, "buffer/watermark") == "2")
             #expect(try testbed.attribute(fixture.syspath, "buffer/enable") == "1")
             #expect(await daemon.stop() == .exited(0))
             let log = daemon.process.errorText
