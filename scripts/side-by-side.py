@@ -41,30 +41,8 @@ DEBIAN_POLICIES = ["/usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf",
                    "/etc/dbus-1/system.d/net.hadess.SensorProxy.conf"]
 # iio-sensor-proxy's names of the four upright poses, in the order a quarter turn at a time reaches them.
 NAMES = ["normal", "left-up", "bottom-up", "right-up"]
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-  </policy>
-  <include>{policy}</include>
-</busconfig>
-"""
+# The bus configuration the end-to-end tests use too: Debian's default system policy.
+BUS_CONFIG = os.path.join(HERE, "..", "Tests", "Corpus", "private-system-bus.conf")
 
 
 class Bus:
@@ -73,8 +51,9 @@ class Bus:
     def __init__(self, work, name, policy):
         socket_path = os.path.join(work, name + "-bus")
         config = os.path.join(work, name + "-bus.conf")
-        with open(config, "w") as f:
-            f.write(BUS_CONFIG.format(socket=socket_path, policy=os.path.abspath(policy)))
+        with open(BUS_CONFIG) as template, open(config, "w") as f:
+            f.write(template.read().replace("@SOCKET@", socket_path)
+                    .replace("@INCLUDE@", f"<include>{os.path.abspath(policy)}</include>"))
         self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
