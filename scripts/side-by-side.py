@@ -159,23 +159,29 @@ def poll_writer(device, hand, stop):
 
 
 def buffer_feeder(device, hand, stop):
-    """Writes scans while the buffer is on: at the sampling frequency the daemon set, a watermark's worth at a time,
-    as the kernel's FIFO wakes its reader."""
+    """The sensor and its FIFO while the buffer is on: a scan at every period of the sampling frequency the daemon
+    set, delivered once the FIFO holds the watermark the daemon set; disabling the buffer empties the FIFO, as
+    the kernel does."""
+    fifo, next_sample = [], time.monotonic()
     while not stop.is_set():
         if device.attribute("buffer/enable") != "1":
-            time.sleep(0.01)
+            fifo.clear()
+            time.sleep(0.005)
+            next_sample = time.monotonic()
             continue
-        frequency = float(device.attribute("sampling_frequency") or 10)
+        period = 1 / float(device.attribute("sampling_frequency") or 10)
         watermark = max(1, int(device.attribute("buffer/watermark") or 1))
-        period = 1 / frequency
-        time.sleep(watermark * period)
         now = time.monotonic()
-        times = [now - (watermark - 1 - i) * period for i in range(watermark)]
-        data = b"".join(scan(*hand.reading(t), int(t * 1e9)) for t in times)
-        try:
-            device.write(data)
-        except OSError:
-            return
+        while next_sample <= now:
+            fifo.append(scan(*hand.reading(next_sample), int(next_sample * 1e9)))
+            next_sample += period
+        if len(fifo) >= watermark:
+            try:
+                device.write(b"".join(fifo))
+            except OSError:
+                return
+            fifo.clear()
+        time.sleep(max(0.0, min(0.01, next_sample - time.monotonic())))
 
 
 def latencies(hand, monitors, turns, rng, name_of):
