@@ -251,6 +251,9 @@ def main():
         if not needed:
             sys.exit(f"side-by-side: iio-sensor-proxy's {what} is missing: run 'make deps'")
     rng = random.Random(args.seed)
+    # A binary just built is dirty in the page cache: its start-up pages cannot be given back (orientd run advises
+    # MADV_PAGEOUT once set up) until they are written, which would count them as resident.
+    os.sync()
     print(f"machine: {machine()}")
     print(f"orientd: {args.orientd}; iio-sensor-proxy: {sensor_proxy}; seed {args.seed}, {args.turns} turns")
     work = tempfile.mkdtemp(prefix="side-by-side-")
