@@ -6,7 +6,7 @@ ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
 .PHONY: all deps build release man-tool run demo demo-classify classifier-figures test system-test lint format bench
-.PHONY: latency clean fuzz
+.PHONY: latency side-by-side clean fuzz
 
 all: build
 
@@ -79,6 +79,11 @@ format:
 
 bench:
 	$(SWIFT) package --disable-sandbox benchmark
+
+# iio-sensor-proxy and the static release orientd side by side on one emulated accelerometer: memory, CPU,
+# wake-ups and latency, poll mode, then orientd alone buffered (scripts/side-by-side.py; figures, not a test).
+side-by-side: deps release
+	/usr/bin/python3 scripts/side-by-side.py $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 # Event latency of the release daemon on an emulated accelerometer (figures, not a test).
 latency: deps

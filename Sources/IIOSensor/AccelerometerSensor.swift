@@ -3,6 +3,14 @@ public import Logging
 public import OrientationCore
 import UdevSupport
 
+/// How fast the sensor samples: at the full rate, or slowly while the device is still (`IdleRate=`).
+public enum SensorPace: Sendable, Hashable {
+    /// `Rate=`: while the device moves, and until it has settled.
+    case full
+    /// `IdleRate=`: while the device is still and its orientation settled.
+    case idle
+}
+
 /// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
 /// event loop, started and stopped on demand.
 ///
@@ -78,6 +86,10 @@ public final class AccelerometerSensor {
     public private(set) var fellBack = false
     /// The rate asked for, in samples per second.
     public var rate: Double { options.rate }
+    /// The pace asked for by ``setPace(_:)``; every start is at the full pace.
+    public private(set) var pace = SensorPace.full
+    /// Whether the driver refused the idle pace's sampling frequency: buffered captures then stay at the full rate.
+    private var frequencyRefused = false
     /// The last error, for diagnostics.
     public private(set) var lastError: String?
     /// Samples read since the process started, including unusable ones that were not handed on.
@@ -117,6 +129,28 @@ public final class AccelerometerSensor {
         guard case .stopped = state else { return }
         consecutiveFailures = 0
         attempt()
+    }
+
+    /// Samples at the idle rate while the device is still, at the full rate again at the first sample that moves.
+    /// Called by the sensor's owner, which judges the motion; a capture made later (a re-validation, a retry)
+    /// starts at the full pace.
+    public func setPace(_ new: SensorPace) {
+        guard new != pace else { return }
+        pace = new
+        switch state {
+        case .polled(let capture):
+            capture.setPace(new)
+        case .buffered(let capture, _, _) where !frequencyRefused:
+            guard !capture.setPace(new), let accelerometer else { return }
+            // Said once for this sensor; the capture stays at the full rate.
+            frequencyRefused = true
+            logger.notice(
+                "the sampling frequency cannot be lowered (refused, or none): the full rate while still",
+                metadata: metadata(accelerometer)
+            )
+        case .buffered, .stopped, .absent, .failed:
+            break
+        }
     }
 
     /// Stops capture completely and restores the device.
@@ -214,6 +248,7 @@ public final class AccelerometerSensor {
                 device: device,
                 accelerometer: chosen,
                 rate: options.rate,
+                idleRate: options.idleRate,
                 loop: loop,
                 logger: logger,
                 sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
@@ -248,6 +283,7 @@ public final class AccelerometerSensor {
                 device: device,
                 accelerometer: chosen,
                 rate: options.rate,
+                idleRate: options.idleRate,
                 loop: loop,
                 logger: logger,
                 giveUpAfter: Self.readFailureLimit,
@@ -354,6 +390,7 @@ public final class AccelerometerSensor {
                 metadata: metadata(accelerometer)
             )
             capture.stop()
+            pace = .full
             let previous = status
             state =
                 startBuffered(capture.device, accelerometer, revalidation: true)
@@ -364,6 +401,7 @@ public final class AccelerometerSensor {
             pendingRevalidation = nil
             capture.stop()
             fellBack = true
+            pace = .full
             let previous = status
             state = startPolling(capture.device, accelerometer)
             report(from: previous)
@@ -446,6 +484,7 @@ public final class AccelerometerSensor {
         case .stopped, .absent, .failed: break
         }
         mode = nil
+        pace = .full
         pendingRevalidation = nil
         anomaly = nil
     }

@@ -11,9 +11,17 @@ import Glibc
 /// Captures scans through the IIO buffer: the kernel pushes them, the loop wakes on the buffer's
 /// poll fd, and every complete scan is decoded, calibrated and handed on. No thread, no timer:
 /// between samples the process sleeps in the kernel.
+///
+/// At the idle pace (``setPace(_:)``) the device samples at the lowest frequency it offers at or above the idle
+/// rate, and the buffer (whose size libiio also writes as the FIFO's `buffer/watermark`) holds that frequency's
+/// scans of one idle period, so that the kernel wakes the process about `IdleRate=` times a second.
 final class BufferedCapture {
-    /// Scans per buffer refill; small, for latency.
-    private static let scansPerRefill = 16
+    /// The longest the scans of one wake-up may wait in the FIFO at the full pace: the buffer (and so the watermark)
+    /// holds this much of the full frequency's scans, at least one and at most ``maximumFullScans``.
+    private static let fullPaceWait = 0.05
+    private static let maximumFullScans = 16
+    /// The most scans one wake-up may gather at the idle pace.
+    private static let maximumIdleScans = 64
 
     /// The device captured.
     let device: IIODevice
@@ -24,8 +32,24 @@ final class BufferedCapture {
     private let check: RawReadingCheck
     private let failure: (SensorError) -> Void
     private let settings: DeviceSettings
+    private let accelerometer: Accelerometer
+    private let logger: Logger
+    /// The full rate and the idle rate asked for.
+    private let rate: Double
+    private let idleRate: Double
     private var buffer: OpaquePointer?
+    /// Counts the buffers made: scans of a buffer replaced while they are decoded are dropped.
+    private var bufferGeneration = 0
+    /// Scans per wake-up at the full pace: at most ``fullPaceWait`` of them.
+    private var fullScans: Int {
+        let frequency = accelerometer.chooseFrequency(atLeast: rate)
+        return max(1, min(Self.maximumFullScans, Int((frequency * Self.fullPaceWait).rounded(.down))))
+    }
+    /// The pace the device is configured for now.
+    private(set) var pace = SensorPace.full
     private var source: IOSource?
+    /// A failure to enable the buffer again after a change of pace, reported at the next loop iteration.
+    private var pendingFailure: TimerSource?
     /// The start of a scan split across two reads, kept until the rest arrives.
     private var carry: [UInt8]
     private var carryCount = 0
@@ -39,6 +63,7 @@ final class BufferedCapture {
         device: IIODevice,
         accelerometer: Accelerometer,
         rate: Double,
+        idleRate: Double,
         loop: EventLoop,
         logger: Logger,
         sink: @escaping (Sample, ReadingQuality) -> Void,
@@ -49,6 +74,10 @@ final class BufferedCapture {
         self.loop = loop
         self.sink = sink
         self.failure = failure
+        self.accelerometer = accelerometer
+        self.logger = logger
+        self.rate = rate
+        self.idleRate = min(max(idleRate, 1), rate)
         settings = DeviceSettings.save(device, accelerometer: accelerometer)
 
         guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z"),
@@ -82,34 +111,87 @@ final class BufferedCapture {
             for channel in [x, y, z] { channel.setEnabled(true) }
             timestamp?.setEnabled(true)
             try settings.configure(device, accelerometer: accelerometer, rate: rate, logger: logger)
-            guard let created = iio_device_create_buffer(device.pointer, Self.scansPerRefill, false) else {
-                throw SensorError.call("iio_device_create_buffer", device: device.id, errno: .current)
-            }
-            buffer = created
-            let blocking = iio_buffer_set_blocking_mode(created, false)
-            guard blocking == 0 else {
-                throw SensorError.call("iio_buffer_set_blocking_mode", device: device.id, errno: Errno(blocking))
-            }
-            let step = iio_buffer_step(created)
-            guard step == layout.scanSize else {
-                throw SensorError(
-                    .badAttribute,
-                    operation: "scan layout",
-                    device: device.id,
-                    detail: "libiio's scan is \(step) bytes, the scan elements' layout \(layout.scanSize)"
-                )
-            }
-            let fd = iio_buffer_get_poll_fd(created)
-            guard fd >= 0 else { throw SensorError.call("iio_buffer_get_poll_fd", device: device.id, errno: Errno(fd)) }
-            do {
-                source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in self.drain() }
-            } catch {
-                throw SensorError.call("sd_event_add_io", device: device.id, errno: error.errno)
-            }
+            try makeBuffer(scans: fullScans)
         } catch {
             stop()
             throw error
         }
+    }
+
+    /// Creates the non-blocking buffer of `scans` scans (libiio writes `buffer/length` and `buffer/watermark`,
+    /// and enables it) and watches its poll fd.
+    private func makeBuffer(scans: Int) throws(SensorError) {
+        guard let created = iio_device_create_buffer(device.pointer, scans, false) else {
+            throw SensorError.call("iio_device_create_buffer", device: device.id, errno: .current)
+        }
+        buffer = created
+        bufferGeneration &+= 1
+        carryCount = 0
+        let blocking = iio_buffer_set_blocking_mode(created, false)
+        guard blocking == 0 else {
+            throw SensorError.call("iio_buffer_set_blocking_mode", device: device.id, errno: Errno(blocking))
+        }
+        let step = iio_buffer_step(created)
+        guard step == layout.scanSize else {
+            throw SensorError(
+                .badAttribute,
+                operation: "scan layout",
+                device: device.id,
+                detail: "libiio's scan is \(step) bytes, the scan elements' layout \(layout.scanSize)"
+            )
+        }
+        let fd = iio_buffer_get_poll_fd(created)
+        guard fd >= 0 else { throw SensorError.call("iio_buffer_get_poll_fd", device: device.id, errno: Errno(fd)) }
+        do {
+            source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in self.drain() }
+        } catch {
+            throw SensorError.call("sd_event_add_io", device: device.id, errno: error.errno)
+        }
+    }
+
+    /// Disables the buffer (it must be off for the frequency and the watermark to change), sets the sampling
+    /// frequency of `new` and enables a buffer sized for it. May be called while a scan is handed on: the rest of
+    /// the old buffer's scans are dropped.
+    ///
+    /// - Returns: false when the driver refuses the frequency of the idle pace (a write error, or it reads back
+    ///   another value): the capture is at the full pace then. A failure to enable the buffer again ends in the
+    ///   capture's `failure`.
+    @discardableResult
+    func setPace(_ new: SensorPace) -> Bool {
+        guard new != pace, buffer != nil else { return true }
+        source = nil
+        if let buffer { iio_buffer_destroy(buffer) }
+        buffer = nil
+        let full = accelerometer.chooseFrequency(atLeast: rate)
+        var accepted = true
+        var scans = fullScans
+        if new == .idle {
+            let frequency = accelerometer.chooseFrequency(atLeast: idleRate)
+            if settings.setFrequency(device, frequency) {
+                pace = .idle
+                scans = max(1, min(Self.maximumIdleScans, Int((frequency / idleRate).rounded(.down))))
+            } else {
+                accepted = false
+                pace = .full
+                settings.setFrequency(device, full)
+            }
+        } else {
+            pace = .full
+            settings.setFrequency(device, full)
+        }
+        do {
+            try makeBuffer(scans: scans)
+        } catch {
+            source = nil
+            if let buffer { iio_buffer_destroy(buffer) }
+            buffer = nil
+            // Not from inside the sample's delivery: at the next loop iteration.
+            pendingFailure = try? loop.addTimer(at: loop.now) { [unowned self] in
+                self.pendingFailure = nil
+                self.failure(error)
+            }
+        }
+        return accepted
     }
 
     deinit {
@@ -119,6 +201,7 @@ final class BufferedCapture {
     /// Stops capture: no source, no buffer, the device's settings restored. Safe to call twice.
     func stop() {
         source = nil
+        pendingFailure = nil
         if let buffer {
             iio_buffer_destroy(buffer)
             self.buffer = nil
@@ -141,12 +224,14 @@ final class BufferedCapture {
                 failure(SensorError.call("iio_buffer_refill", device: device.id, errno: Errno(code)))
                 return
             }
-            consume(UnsafeRawPointer(start), count: count)
+            consume(UnsafeRawPointer(start), count: count, generation: bufferGeneration)
         }
     }
 
-    /// Decodes the scans in `bytes`, joining one split across reads.
-    private func consume(_ bytes: UnsafeRawPointer, count: Int) {
+    /// Decodes the scans in `bytes` (read from the buffer of `generation`), joining one split across reads; stops
+    /// once that buffer is gone or replaced (a sample handed on changed the pace or stopped the capture).
+    private func consume(_ bytes: UnsafeRawPointer, count: Int, generation: Int) {
+        var current: Bool { buffer != nil && bufferGeneration == generation }
         let size = layout.scanSize
         var offset = 0
         if carryCount > 0 {
@@ -161,11 +246,11 @@ final class BufferedCapture {
             carry.withUnsafeBytes { carried in emit(carried.baseAddress!) }
         }
         while offset + size <= count {
-            guard buffer != nil else { return }
+            guard current else { return }
             emit(bytes.advanced(by: offset))
             offset += size
         }
-        guard buffer != nil else { return }
+        guard current else { return }
         if offset < count {
             carry.withUnsafeMutableBytes { carried in
                 carried.baseAddress!.copyMemory(from: bytes.advanced(by: offset), byteCount: count - offset)

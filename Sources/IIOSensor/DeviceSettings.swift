@@ -61,6 +61,20 @@ struct DeviceSettings {
         }
     }
 
+    /// Sets the sampling frequency (with the buffer off) and reads it back.
+    /// - Returns: whether the device now samples at `value`; false when it has no such attribute, refuses the
+    ///   write, or shows another value.
+    @discardableResult
+    func setFrequency(_ device: IIODevice, _ value: Double) -> Bool {
+        guard let frequency else { return false }
+        do {
+            try Self.write(frequency.attribute, device, Self.format(value))
+            return Double(try Self.read(frequency.attribute, device)) == value
+        } catch {
+            return false
+        }
+    }
+
     /// Puts back what ``save(_:accelerometer:)`` read; best effort (the device may be gone).
     func restore(_ device: IIODevice) {
         if let sysfs {

@@ -8,10 +8,13 @@ import SystemSupport
 import Glibc
 #endif
 
-/// Reads `in_accel_{x,y,z}_raw` at a fixed rate from a timer of the loop, only while running.
+/// Reads `in_accel_{x,y,z}_raw` from a timer of the loop, only while running: at the full rate, or at the idle
+/// rate while the sensor's owner says the device is still (``setPace(_:)``).
+///
+/// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
 final class PolledCapture {
     private let device: IIODevice
-    private let channels: (IIOChannel, IIOChannel, IIOChannel)
+    private let attributes: (RawAttribute, RawAttribute, RawAttribute)
     private let calibration: Calibration
     private let loop: EventLoop
     private let logger: Logger
@@ -20,13 +23,20 @@ final class PolledCapture {
     private let trouble: (SensorError) -> Void
     private let check: RawReadingCheck
     private let giveUpAfter: Double
+    /// Seconds between ticks at the full rate and at the idle rate.
+    private let fullInterval: Double
+    private let idleInterval: Double
     private var timer: TimerSource?
+    /// The next tick's deadline (the loop's clock); the timer is one-shot, moved on at every tick.
+    private var deadline: Double
+    /// The pace the timer follows now.
+    private(set) var pace = SensorPace.full
     /// When reading started to fail; nil while it works.
     private var failingSince: Double?
     /// How many samples were handed on.
     private(set) var samplesRead = 0
 
-    /// Starts polling at `rate` samples per second.
+    /// Starts polling at `rate` samples per second (`idleRate` once ``setPace(_:)`` says idle).
     ///
     /// A read that fails is logged once and handed to `trouble`; polling goes on, and the next good read
     /// recovers. Reads that keep failing for `giveUpAfter` seconds (or a device that is gone) end in `failure`.
@@ -35,6 +45,7 @@ final class PolledCapture {
         device: IIODevice,
         accelerometer: Accelerometer,
         rate: Double,
+        idleRate: Double,
         loop: EventLoop,
         logger: Logger,
         giveUpAfter: Double,
@@ -52,7 +63,11 @@ final class PolledCapture {
             )
         }
         self.device = device
-        channels = (x, y, z)
+        let syspath = device.context.isLocal ? accelerometer.syspath : nil
+        attributes = (
+            RawAttribute(channel: x, syspath: syspath), RawAttribute(channel: y, syspath: syspath),
+            RawAttribute(channel: z, syspath: syspath)
+        )
         calibration = accelerometer.calibration
         self.loop = loop
         self.logger = logger
@@ -60,14 +75,21 @@ final class PolledCapture {
         self.failure = failure
         self.trouble = trouble
         self.giveUpAfter = giveUpAfter
+        fullInterval = 1 / rate
+        idleInterval = 1 / min(max(idleRate, 1), rate)
         check = RawReadingCheck(
             x: x.isScanElement ? x.format : nil,
             y: y.isScanElement ? y.format : nil,
             z: z.isScanElement ? z.format : nil
         )
-        _ = try Self.read(x, device: device.id)
+        deadline = loop.now + fullInterval
+        if !attributes.0.isHeldOpen || !attributes.1.isHeldOpen || !attributes.2.isHeldOpen {
+            logger.debug("reading the raw attributes through libiio", metadata: ["device": "\(device.id)"])
+        }
+        // On a throw from here on, deinit closes the attributes.
+        _ = try attributes.0.read()
         do {
-            timer = try loop.addRepeatingTimer(interval: 1 / rate) { [unowned self] in self.tick() }
+            timer = try loop.addTimer(at: deadline) { [unowned self] in self.tick() }
         } catch {
             throw SensorError.call("sd_event_add_time", device: device.id, errno: error.errno)
         }
@@ -75,6 +97,7 @@ final class PolledCapture {
 
     deinit {
         stop()
+        closeAttributes()
     }
 
     /// Stops polling: the timer is gone, nothing wakes the process.
@@ -82,11 +105,31 @@ final class PolledCapture {
         timer = nil
     }
 
+    /// Polls at the idle rate or at the full rate from now on; the next tick is one new interval away.
+    func setPace(_ new: SensorPace) {
+        guard new != pace else { return }
+        pace = new
+        deadline = loop.now + (new == .idle ? idleInterval : fullInterval)
+        timer?.schedule(at: deadline)
+    }
+
+    private func closeAttributes() {
+        attributes.0.close()
+        attributes.1.close()
+        attributes.2.close()
+    }
+
+    /// One tick: the next one is armed first (the sink may stop the capture or change its pace), then x, y and z
+    /// are read and the sample is handed on.
     private func tick() {
+        let interval = pace == .idle ? idleInterval : fullInterval
+        deadline += interval
+        if deadline <= loop.now { deadline = loop.now + interval }
+        timer?.schedule(at: deadline)
         do {
-            let x = try Self.read(channels.0, device: device.id)
-            let y = try Self.read(channels.1, device: device.id)
-            let z = try Self.read(channels.2, device: device.id)
+            let x = try attributes.0.read()
+            let y = try attributes.1.read()
+            let z = try attributes.2.read()
             if failingSince != nil {
                 logger.notice("reading the accelerometer works again", metadata: ["device": "\(device.id)"])
                 failingSince = nil
@@ -115,19 +158,5 @@ final class PolledCapture {
                 trouble(error)
             }
         }
-    }
-
-    /// Reads one raw attribute as an integer.
-    private static func read(_ channel: IIOChannel, device: String) throws(SensorError) -> Int64 {
-        var value: Int64 = 0
-        let result = iio_channel_attr_read_longlong(channel.pointer, "raw", &value)
-        guard result >= 0 else {
-            throw SensorError.call(
-                "iio_channel_attr_read_longlong(\(channel.id) raw)",
-                device: device,
-                errno: Errno(result)
-            )
-        }
-        return value
     }
 }

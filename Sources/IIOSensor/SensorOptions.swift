@@ -8,6 +8,8 @@ public struct SensorOptions: Sendable {
     public var device: String?
     /// Samples per second to ask for (5–400).
     public var rate: Double
+    /// Samples per second while the device is still and its orientation settled (1…`rate`; `rate`: no slowing).
+    public var idleRate: Double
     /// Seconds without a scan after enabling the buffer before polling instead.
     public var pollFallback: Double
     /// A configured mount matrix that overrides udev and sysfs.
@@ -19,11 +21,17 @@ public struct SensorOptions: Sendable {
     /// Hand on readings of zeros and clipped ones too (for recording); they are still logged and count as silence.
     public var handsOnImplausibleReadings = false
 
-    /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz, 2 s fallback.
+    /// The rate while still unless configured: 2 samples per second, two wake-ups a second while claimed and still,
+    /// and a turn is noticed at most half a second after it starts, well inside a hand's turn of 0.5–1 s, after
+    /// which the full rate decides it. Samples 0.5 s apart stay within the classifier's 1 s gap.
+    public static let defaultIdleRate = 2.0
+
+    /// The defaults of CONFIG.md: local, chosen automatically, 20 Hz (2 Hz while still), 2 s fallback.
     public init(
         uri: String? = nil,
         device: String? = nil,
         rate: Double = 20,
+        idleRate: Double = SensorOptions.defaultIdleRate,
         pollFallback: Double = 2,
         mountMatrix: MountMatrix? = nil,
         forcePolling: Bool = false
@@ -31,6 +39,7 @@ public struct SensorOptions: Sendable {
         self.uri = uri
         self.device = device
         self.rate = rate
+        self.idleRate = idleRate
         self.pollFallback = pollFallback
         self.mountMatrix = mountMatrix
         self.forcePolling = forcePolling

@@ -296,7 +296,8 @@ public final class Daemon {
     }
 
     private static func sameSensorOptions(_ a: SensorOptions, _ b: SensorOptions) -> Bool {
-        a.uri == b.uri && a.device == b.device && a.rate == b.rate && a.pollFallback == b.pollFallback
+        a.uri == b.uri && a.device == b.device && a.rate == b.rate && a.idleRate == b.idleRate
+            && a.pollFallback == b.pollFallback
             && a.mountMatrix == b.mountMatrix && a.forcePolling == b.forcePolling
     }
 

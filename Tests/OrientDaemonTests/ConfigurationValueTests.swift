@@ -26,6 +26,9 @@ import Testing
         ("Sensor", "Rate", "5", { $0.sensor.rate == 5 }),
         ("Sensor", "Rate", "400", { $0.sensor.rate == 400 }),
         ("Sensor", "Rate", "12.5", { $0.sensor.rate == 12.5 }),
+        ("Sensor", "IdleRate", "1", { $0.sensor.idleRate == 1 }),
+        ("Sensor", "IdleRate", "20", { $0.sensor.idleRate == 20 }),
+        ("Sensor", "IdleRate", "2.5", { $0.sensor.idleRate == 2.5 }),
         (
             "Sensor", "MountMatrix", "0, 1, 0; -1, 0, 0; 0, 0, 1",
             {
@@ -89,6 +92,9 @@ import Testing
         ("Sensor", "Rate", "fast", "5–400"),
         ("Sensor", "Rate", "1e2", "5–400"),
         ("Sensor", "Rate", "", "5–400"),
+        ("Sensor", "IdleRate", "0", "1–400"),
+        ("Sensor", "IdleRate", "0.5", "1–400"),
+        ("Sensor", "IdleRate", "slow", "1–400"),
         ("Sensor", "MountMatrix", "1, 0, 0; 0, 1, 0", "a, b, c; d, e, f; g, h, i"),
         ("Sensor", "MountMatrix", "1, 0, 0; 0, 0, 0; 0, 0, 1", "a, b, c; d, e, f; g, h, i"),
         ("Sensor", "PollFallbackSec", "0.4", "0.5–10"),
@@ -153,16 +159,37 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 21)
+        #expect(configuration.entries.count == 22)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()
         #expect(settings.socketPath == defaults.socketPath)
-        #expect(settings.sensor.rate == 20 && settings.sensor.pollFallback == 2)
+        #expect(settings.sensor.rate == 20 && settings.sensor.pollFallback == 2 && settings.sensor.idleRate == 2)
         #expect(settings.classifier == ClassifierConfiguration())
         #expect(settings.supported == .all && settings.preferred == nil && settings.autoRotate == .always)
         #expect(settings.controlGroup == "orientd" && settings.seatUsers)
         #expect(settings.maxClients == 64 && settings.outputLimit == 256 * 1024 && settings.logLevel == .info)
         #expect(!settings.sensorProxyCompat, "the D-Bus service is off by default")
+    }
+
+    /// `IdleRate=` is at most `Rate=`, wherever each is set: above it, the error names the line of `IdleRate=` and
+    /// the range that `Rate=` allows; nothing is applied.
+    @Test func anIdleRateAboveTheRateIsRefusedWithTheAllowedRange() throws {
+        let errors = try #require(throws: ConfigurationErrors.self) {
+            try Configuration(texts: [
+                ("main.conf", "[Sensor]\nRate=10\n"), ("10-idle.conf", "# slower\n[Sensor]\nIdleRate=12\n"),
+            ])
+        }
+        #expect(errors.errors.count == 1)
+        let text = try #require(errors.errors.first).description
+        #expect(
+            text == "10-idle.conf:3: [Sensor] IdleRate=12: out of range: above Rate=10; "
+                + "allowed: samples per second while still, 1–10 (at most Rate=)",
+            "\(text)"
+        )
+        let defaultRate = try #require(throws: ConfigurationErrors.self) { try Self.parse("Sensor", "IdleRate", "21") }
+        #expect(defaultRate.description.contains("1–20"), "\(defaultRate)")
+        let equal = try Configuration(texts: [(Self.file, "[Sensor]\nRate=10\nIdleRate=10\n")])
+        #expect(equal.settings.sensor.idleRate == 10 && equal.settings.sensor.rate == 10)
     }
 }

@@ -19,6 +19,10 @@ final class FakeSensor: EngineSensor {
     var accelerometer: Accelerometer?
     private(set) var starts = 0
     private(set) var stops = 0
+    /// The pace the engine asked for last; every start is at the full pace.
+    private(set) var pace = SensorPace.full
+    /// Every pace change the engine asked for, in order.
+    private(set) var paces: [SensorPace] = []
     /// The daemon's wiring: the status change goes to the engine.
     var onStatusChange: (AccelerometerSensor.Status) -> Void = { _ in }
 
@@ -56,12 +60,18 @@ final class FakeSensor: EngineSensor {
     func start() {
         guard status == .stopped else { return }
         starts += 1
+        pace = .full
         report(accelerometer == nil ? .absent : .active)
     }
 
     func stop() {
         stops += 1
         report(.stopped)
+    }
+
+    func setPace(_ new: SensorPace) {
+        pace = new
+        paces.append(new)
     }
 
     /// The status becomes `new` (a device removed: `.absent`; a failed capture: `.failed`).

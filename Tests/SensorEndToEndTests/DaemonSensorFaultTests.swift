@@ -191,9 +191,10 @@ extension EmulatedDeviceTests {
             #expect(await daemon.stop() == .exited(0))
         }
 
-        /// A raw attribute that cannot be read (here it is a directory: EISDIR) is logged once and retried; when it
-        /// keeps failing the sensor becomes `failed` with the reason in `status`, the daemon keeps serving, and the
-        /// sensor is `active` again with orientation once the attribute reads again.
+        /// A raw attribute that cannot be read (here it shows no number, as a driver in trouble can; a fresh open
+        /// finds a directory: EISDIR) is logged once and retried; when it keeps failing the sensor becomes `failed`
+        /// with the reason in `status`, the daemon keeps serving, and the sensor is `active` again with orientation
+        /// once the attribute reads again.
         @Test func aLastingReadErrorFailsTheSensorUntilItReadsAgain() async throws {
             var fixture = AccelerometerFixture()
             fixture.capture = .pollOnly
@@ -206,7 +207,9 @@ extension EmulatedDeviceTests {
             let first = try await client.nextChange()
             #expect(first.first?.state?["device"]?.string == "landscape-left", "\(first)")
 
+            // The daemon holds the attribute open: what it reads there fails first, then its retries open the path.
             let attribute = testbed.rootDirectory + fixture.syspath + "/in_accel_x_raw"
+            try testbed.setAttribute(fixture.syspath, "in_accel_x_raw", "?")
             try FileManager.default.removeItem(atPath: attribute)
             try FileManager.default.createDirectory(atPath: attribute, withIntermediateDirectories: false)
             let failed = try await client.events(until: "the sensor fails", timeout: .seconds(20)) {

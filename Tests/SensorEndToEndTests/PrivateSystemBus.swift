@@ -96,33 +96,14 @@ final class PrivateSystemBus {
         return false
     }
 
-    private static func configuration(socket: String, policy: Bool) -> String {
-        """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>system</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <deny own="*"/>
-            <deny send_type="method_call"/>
-            <allow send_type="signal"/>
-            <allow send_requested_reply="true" send_type="method_return"/>
-            <allow send_requested_reply="true" send_type="error"/>
-            <allow receive_type="method_call"/>
-            <allow receive_type="method_return"/>
-            <allow receive_type="error"/>
-            <allow receive_type="signal"/>
-            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-            <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-          </policy>
-          \(policy ? "<include>\(policyFile)</include>" : "")
-        </busconfig>
+    /// The bus configuration shared with `scripts/side-by-side.py`, `Tests/Corpus/private-system-bus.conf`.
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Corpus/private-system-bus.conf").standardized.path
 
-        """
+    private static func configuration(socket: String, policy: Bool) throws -> String {
+        try String(contentsOfFile: template, encoding: .utf8)
+            .replacingOccurrences(of: "@SOCKET@", with: socket)
+            .replacingOccurrences(of: "@INCLUDE@", with: policy ? "<include>\(policyFile)</include>" : "")
     }
 }
 

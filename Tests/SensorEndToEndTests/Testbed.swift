@@ -189,7 +189,26 @@ final class Testbed {
         // umockdev aborts the whole process when the file cannot be written: check first.
         try requireDevice(syspath)
         let text = value.hasSuffix("\n") ? value : value + "\n"
+        if try rewriteInPlace(rootDirectory + syspath + "/" + name, text) { return }
         umockdev_testbed_set_attribute(handle, syspath, name, text)
+    }
+
+    /// Rewrites an existing attribute file in place, as a sysfs attribute changes: a reader holding it open (the
+    /// daemon polls through held descriptors) sees the new value at its next read. umockdev would replace the
+    /// file, which such a reader never sees. The new text goes over the old one before the file is cut to its
+    /// length, so a read in between still finds a number ended by a newline. False when there is no such file.
+    private func rewriteInPlace(_ path: String, _ text: String) throws -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TestbedError(operation: "open \(path)", detail: "\(Errno.current)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == bytes.count, ftruncate(fd, off_t(bytes.count)) == 0 else {
+            throw TestbedError(operation: "write \(path)", detail: "\(Errno.current)")
+        }
+        return true
     }
 
     /// Reads a sysfs attribute back, without the trailing newline and NUL (libiio writes `1\0`).

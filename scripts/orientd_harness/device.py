@@ -20,8 +20,9 @@ POSES = [(0, -1000, 0), (1000, 0, 0), (0, 1000, 0), (-1000, 0, 0)]
 RESTING = [("buffer/enable", "0"), ("in_accel_x_raw", "0"), ("in_accel_y_raw", "-1000"), ("in_accel_z_raw", "0")]
 
 
-def description(frequency=10):
-    """The umockdev description of the accelerometer and of its trigger."""
+def description(frequency=10, properties=()):
+    """The umockdev description of the accelerometer and of its trigger; `properties` are more udev properties
+    (NAME, VALUE) of the accelerometer."""
     attributes = [
         ("name", "accel_3d"), ("dev", "241:0"),
         ("in_accel_x_raw", "0"), ("in_accel_y_raw", "-1000"), ("in_accel_z_raw", "0"),
@@ -35,7 +36,7 @@ def description(frequency=10):
         attributes += [(f"scan_elements/{channel}_en", "0"), (f"scan_elements/{channel}_index", str(index)),
                        (f"scan_elements/{channel}_type", kind)]
     lines = [f"P: {SYSPATH}", "N: iio:device0", f"E: DEVNAME={NODE}", "E: DEVTYPE=iio_device",
-             "E: SUBSYSTEM=iio", "E: ACCEL_LOCATION=display"]
+             "E: SUBSYSTEM=iio", "E: ACCEL_LOCATION=display"] + [f"E: {name}={value}" for name, value in properties]
     # Every value ends in a newline: libiio overwrites the last byte it reads.
     lines += [f"A: {name}={value}\\n" for name, value in attributes]
     trigger = [f"P: {PARENT}/trigger0", "E: SUBSYSTEM=iio", "A: name=accel_3d-dev0\\n"]
@@ -62,14 +63,14 @@ class EmulatedAccelerometer:
     """A umockdev testbed holding the accelerometer. Making one sets UMOCKDEV_DIR for this process (umockdev's
     bindings do); a daemon sees the device through `environment()`."""
 
-    def __init__(self):
+    def __init__(self, properties=()):
         import gi  # loaded here, not at import: the other parts of the harness work without umockdev
 
         gi.require_version("UMockdev", "1.0")
         from gi.repository import UMockdev
 
         self.testbed = UMockdev.Testbed.new()
-        self.testbed.add_from_string(description())
+        self.testbed.add_from_string(description(properties=properties))
         self.root = self.testbed.get_root_dir()
         self.sysfs = os.path.join(self.root, "sys" + SYSPATH)
         self._pty = None
@@ -96,9 +97,20 @@ class EmulatedAccelerometer:
             return None
 
     def set(self, name, value):
-        """Writes an attribute as the driver would show it."""
-        with open(os.path.join(self.sysfs, name), "w") as f:
-            f.write(f"{value}\n")
+        """Writes an attribute as the driver would show it, in place: a daemon holding it open reads the new value.
+        The new text goes over the old before the file is cut to length, so a read in between finds a whole
+        number followed by a newline."""
+        path = os.path.join(self.sysfs, name)
+        data = f"{value}\n".encode()
+        try:
+            fd = os.open(path, os.O_WRONLY)
+        except FileNotFoundError:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
 
     def reset(self):
         """Upright, buffer off: where each daemon starts."""

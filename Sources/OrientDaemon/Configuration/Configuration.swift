@@ -1,3 +1,5 @@
+import IIOSensor
+
 /// The effective configuration (CONFIG.md): the settings the files give, and where each value
 /// came from.
 ///
@@ -95,6 +97,25 @@ public struct Configuration: Sendable {
         for (key, entry) in zip(ConfigurationKey.all, entries) where entry.source != .defaultValue {
             key.apply(entry.value, &settings)
         }
+        if let error = Self.idleRateAboveRate(settings, entry("IdleRate", in: "Sensor")) {
+            throw ConfigurationErrors([error])
+        }
+    }
+
+    /// `IdleRate=` above `Rate=`: the error, on the line that sets `IdleRate=`; nil when it is within 1…`Rate=`.
+    private static func idleRateAboveRate(_ settings: DaemonSettings, _ idle: Entry?) -> ConfigurationError? {
+        guard let idle, case .file(let path, let line) = idle.source, settings.sensor.idleRate > settings.sensor.rate
+        else { return nil }
+        let rate = ConfigurationKey.format(settings.sensor.rate)
+        return ConfigurationError(
+            file: path,
+            line: line,
+            section: "Sensor",
+            key: "IdleRate",
+            value: idle.value,
+            reason: .badValue("out of range: above Rate=\(rate)"),
+            allowed: "samples per second while still, 1–\(rate) (at most Rate=)"
+        )
     }
 
     /// The entry of `key` in `section`.

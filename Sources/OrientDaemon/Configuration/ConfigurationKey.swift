@@ -60,6 +60,14 @@ struct ConfigurationKey: Sendable {
         decimal(section: "Sensor", name: "Rate", default: "20", range: 5...400, unit: "samples per second") {
             $1.sensor.rate = $0
         },
+        // At most Rate=: Configuration checks the pair once both are known.
+        decimal(
+            section: "Sensor",
+            name: "IdleRate",
+            default: "2",
+            range: 1...400,
+            unit: "samples per second while still (at most Rate=)"
+        ) { $1.sensor.idleRate = $0 },
         ConfigurationKey(
             section: "Sensor",
             name: "MountMatrix",
@@ -291,7 +299,7 @@ struct ConfigurationKey: Sendable {
         return Double(text)
     }
 
-    private static func format(_ value: Double) -> String {
+    static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -40,6 +40,7 @@ final class Engine {
     private var warnedImplausibleBase = false
     private var clientIDs = ClientIDs()
     private var tiltTracker = TiltTracker()
+    private var paceTracker = PaceTracker()
 
     /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
     var sensor: (any EngineSensor)?
@@ -133,6 +134,7 @@ final class Engine {
         // The hinge (O(1), no allocation) first, so that a fold decided by this sample holds the interface before
         // the classifier turns it.
         if hasBase, hinge.update(sample, from: .display) { hingeDecided() }
+        let before = classifier.filteredAcceleration
         let changed = classifier.update(sample)
         let tiltChanged =
             tracksTilt
@@ -143,6 +145,17 @@ final class Engine {
         }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
         if tiltChanged { onTiltChange() }
+        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as the sensor
+        // may replace its buffer.
+        if let sensor {
+            let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
+            if pace != sensor.pace {
+                sensor.setPace(pace)
+                // The base follows the display: the hinge needs no more than the display's pace, and a convertible
+                // at rest should not be woken by its base alone.
+                if let baseSensor, baseSensor.pace != pace { baseSensor.setPace(pace) }
+            }
+        }
     }
 
     /// One sample from the base accelerometer: the hinge only (O(1), no allocation). Readings far from 1 g (a
@@ -214,6 +227,7 @@ final class Engine {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)
             _ = tiltTracker.reset()
+            paceTracker.reset()
             record(policy.setDevice(.unknown))
         }
     }
@@ -428,6 +442,7 @@ final class Engine {
         }
         if new.classifier != settings.classifier {
             classifier = OrientationClassifier(configuration: new.classifier)
+            paceTracker.reset()
         }
         // New thresholds apply from the next reliable angle; the readings and the decision are kept.
         hinge.configuration = new.hinge

@@ -1,7 +1,7 @@
 import IIOSensor
 
-/// What the engine needs of the sensor: starting and stopping it as generation begins and ends, its status, and
-/// the accelerometer it uses or found. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in its
+/// What the engine needs of the sensor: starting and stopping it as generation begins and ends, its pace, its
+/// status, and the accelerometer it uses or found. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in its
 /// place. The sensor reports its status changes and samples itself (the daemon wires them to the engine).
 protocol EngineSensor: AnyObject {
     /// The current status.
@@ -12,6 +12,10 @@ protocol EngineSensor: AnyObject {
     func start()
     /// Stops capture and restores the device.
     func stop()
+    /// The pace asked for last (full after every start).
+    var pace: SensorPace { get }
+    /// Samples slowly while the device is still, at the full rate while it moves.
+    func setPace(_ pace: SensorPace)
 }
 
 extension AccelerometerSensor: EngineSensor {}
