@@ -108,13 +108,15 @@ private func checkLine(_ line: [UInt8]) {
         check(object["id"] ?? .null == request.id.map(idValue) ?? .null, "id \(String(describing: request.id))")
         switch request.parameters {
         case .none:
-            check(![.lock, .constrain].contains(request.method), "\(request.method) without parameters")
+            check(![.lock, .constrain, .tabletMode].contains(request.method), "\(request.method) without parameters")
         case .lock(.orientation(let orientation)):
             check(orientation != .unknown, "accepted a lock on unknown")
         case .lock(.mask(let mask)), .constrain(let mask?):
             check(!mask.isEmpty, "accepted an empty mask")
         case .lock(.current), .constrain(nil):
             break
+        case .tabletMode:
+            check(request.method == .tabletMode, "tablet-mode parameters for \(request.method)")
         }
         let written = Array(request.line.utf8)
         check(written.last == UInt8(ascii: "\n"), "\(request)'s line has no newline")
