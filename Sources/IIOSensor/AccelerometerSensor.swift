@@ -137,6 +137,8 @@ public final class AccelerometerSensor {
     public func setPace(_ new: SensorPace) {
         guard new != pace else { return }
         pace = new
+        // `IdleRate=` equal to `Rate=` turns the slowing off: the capture has nothing to change.
+        guard options.idleRate < options.rate else { return }
         switch state {
         case .polled(let capture):
             capture.setPace(new)
