@@ -35,29 +35,15 @@ public struct HingeConfiguration: Sendable, Hashable {
     }
 
     /// Thresholds in whole degrees, as in the configuration file, checked against their ranges.
-    /// - Throws: ``HingeConfigurationError`` naming the key, its value and the range.
-    public init(tabletAngleDegrees: Int = 200, laptopAngleDegrees: Int = 160) throws(HingeConfigurationError) {
+    /// - Throws: ``SettingRangeError`` naming the key, its value and the range.
+    public init(tabletAngleDegrees: Int = 200, laptopAngleDegrees: Int = 160) throws(SettingRangeError) {
         guard Self.tabletAngleRange.contains(tabletAngleDegrees) else {
-            throw HingeConfigurationError(key: "TabletAngle", value: tabletAngleDegrees, range: Self.tabletAngleRange)
+            throw SettingRangeError(key: "TabletAngle", value: tabletAngleDegrees, range: Self.tabletAngleRange)
         }
         guard Self.laptopAngleRange.contains(laptopAngleDegrees) else {
-            throw HingeConfigurationError(key: "LaptopAngle", value: laptopAngleDegrees, range: Self.laptopAngleRange)
+            throw SettingRangeError(key: "LaptopAngle", value: laptopAngleDegrees, range: Self.laptopAngleRange)
         }
         tabletAngle = Double(tabletAngleDegrees)
         laptopAngle = Double(laptopAngleDegrees)
-    }
-}
-
-/// A hinge threshold outside its allowed range.
-public struct HingeConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The configuration key (`TabletAngle`, `LaptopAngle`).
-    public var key: String
-    /// The rejected value.
-    public var value: Int
-    /// The allowed range.
-    public var range: ClosedRange<Int>
-
-    public var description: String {
-        "\(key)=\(value) is out of range: allowed \(range.lowerBound) to \(range.upperBound) degrees"
     }
 }

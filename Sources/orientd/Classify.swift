@@ -80,12 +80,10 @@ struct Classify: ParsableCommand {
     var laptopAngle = 160
 
     func validate() throws {
-        do {
+        do throws(SettingRangeError) {
             _ = try classifierConfiguration()
             _ = try HingeConfiguration(tabletAngleDegrees: tabletAngle, laptopAngleDegrees: laptopAngle)
-        } catch let error as ClassifierConfigurationError {
-            throw ValidationError(error.description)
-        } catch let error as HingeConfigurationError {
+        } catch {
             throw ValidationError(error.description)
         }
         guard ["always", "tablet-mode"].contains(autoRotate) else {

@@ -94,7 +94,7 @@ enum Convertible {
         #expect {
             _ = try HingeConfiguration(tabletAngleDegrees: tablet, laptopAngleDegrees: laptop)
         } throws: { error in
-            guard let error = error as? HingeConfigurationError else { return false }
+            guard let error = error as? SettingRangeError else { return false }
             return error.key == key && error.description.contains("allowed")
         }
     }
