@@ -39,6 +39,8 @@ public final class Daemon {
     private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
     /// The loop's clock at start, for `status`'s uptime.
     let startTime: Double
+    /// Gives back the code pages the daemon has stopped using, once set up and whenever it settles.
+    let trimmer: PageTrimmer
 
     /// Sets everything up: the state directory, the socket (inherited from systemd or made at
     /// `settings.socketPath`), the sensor (stopped until someone begins generating).
@@ -64,6 +66,7 @@ public final class Daemon {
             throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
         startTime = loop.now
+        trimmer = PageTrimmer(loop: loop, logger: logger)
         let store = StateStore(directory: settings.stateDirectory, logger: logger)
         do {
             engine = try Engine(settings: settings, store: store, logger: logger)
@@ -106,6 +109,7 @@ public final class Daemon {
             throw DaemonError(.controlSocket, "cannot watch the control socket: \(error)")
         }
         engine.onStateChange = { state in Self.notify(status: state) }
+        engine.onSettle = { [unowned trimmer] in trimmer.request() }
         if settings.sensorProxyCompat {
             let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
             sensorProxy = service
@@ -192,6 +196,8 @@ public final class Daemon {
     public func run() -> Int32 {
         sd_notify(0, "READY=1\nSTATUS=serving; nobody generating")
         logger.info("serving", metadata: ["sensor": "\(engine.state.sensor.rawValue)"])
+        // Set up: the start-up code's pages are not needed while serving.
+        trimmer.request()
         do {
             return try loop.run()
         } catch {

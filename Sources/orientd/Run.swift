@@ -65,8 +65,6 @@ struct Run: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        // Set up: the start-up code's pages are not needed while serving.
-        StartupPages.release()
         let status = daemon.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -54,6 +54,9 @@ final class Engine {
     var tracksTilt = false
     /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
     var onTiltChange: () -> Void = {}
+    /// Called when the daemon settles: the device has been still long enough for the idle pace, or the sensor
+    /// stopped (for ``PageTrimmer``).
+    var onSettle: () -> Void = {}
 
     /// Takes the policy settings and restores the saved lock (dropped, and the file rewritten, when it no longer
     /// intersects `Supported=`).
@@ -154,6 +157,7 @@ final class Engine {
                 // The base follows the display: the hinge needs no more than the display's pace, and a convertible
                 // at rest should not be woken by its base alone.
                 if let baseSensor, baseSensor.pace != pace { baseSensor.setPace(pace) }
+                if pace == .idle { onSettle() }
             }
         }
     }
@@ -222,7 +226,9 @@ final class Engine {
         let new = clientState(of: status)
         guard new != sensorState else { return }
         batch.note(.sensor, previous: .name(sensorState.rawValue))
+        let wasActive = sensorState == .active
         sensorState = new
+        if wasActive { onSettle() }
         if new != .active {
             // No samples any more: the device orientation is unknown until the sensor returns.
             classifier = OrientationClassifier(configuration: settings.classifier)

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Gives back the pages of files (code, read-only data, data never written) that the process has stopped using.
+///
+/// A daemon's resident memory is mostly the code it has run once: start-up, parsing, set-up, the first claim. Its
+/// pages, and the kernel's fault-around neighbours (64 kB around each faulting page), stay mapped for the process's
+/// life although serving runs a small part of them. Giving them back costs nothing but a fault at their next use:
+/// the kernel reads them in again from the file, so nothing is lost.
+///
+/// Only private file mappings are advised, never anonymous memory (the heap, stacks), and a page another process maps
+/// too stays where it is: the kernel skips shared pages.
+public enum ResidentPages {
+    /// How the pages leave.
+    public enum Mode: Sendable {
+        /// For code that will not run again (start-up): `MADV_PAGEOUT` (Linux 5.4) on every private file mapping, so
+        /// that the pages only this process maps leave memory, and the page cache, at once; then the mappings never
+        /// written are unmapped as with ``unmap``, which takes the shared pages out of this process's count too.
+        case evict
+        /// For code that may run again (the next turn, the next claim): `MADV_DONTNEED` on the private file mappings
+        /// that were never written (no anonymous page in them), which unmaps their pages and leaves them in the page
+        /// cache, so that their next use is a minor fault (microseconds), not a read from disk. Mappings with written
+        /// pages (data, relocated read-only data) are left as they are.
+        case unmap
+    }
+
+    /// What ``release(_:)`` did.
+    public struct Outcome: Sendable, Equatable {
+        /// Bytes of mappings advised.
+        public var advised = 0
+        /// Resident bytes of the advised mappings just before, as `/proc/self/smaps` counted them.
+        public var residentBefore = 0
+
+        public init(advised: Int = 0, residentBefore: Int = 0) {
+            self.advised = advised
+            self.residentBefore = residentBefore
+        }
+    }
+
+    /// `MADV_PAGEOUT` of `<linux/mman.h>`, which Glibc's headers may lack.
+    static let pageOut: Int32 = 21
+
+    /// Advises every private file mapping of the process as `mode` says.
+    /// - Returns: what was advised; nothing when `/proc/self/smaps` cannot be read or the kernel lacks
+    ///   `MADV_PAGEOUT` (before 5.4), which are not errors: the pages merely stay.
+    @discardableResult
+    public static func release(_ mode: Mode) -> Outcome {
+        var outcome = Outcome()
+        // A mapping with no page in memory has nothing to give back.
+        for mapping in mappings() where mapping.isPrivateFile && mapping.isReadable && mapping.residentKilobytes > 0 {
+            let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
+            let length = Int(mapping.end - mapping.start)
+            var advised = false
+            if mode == .evict {
+                if madvise(start, length, pageOut) == 0 {
+                    advised = true
+                } else if errno == EINVAL {
+                    break  // A kernel without MADV_PAGEOUT.
+                }
+            }
+            // Never written: every page is the file's, so unmapping one loses nothing.
+            if mapping.isNeverWritten, madvise(start, length, MADV_DONTNEED) == 0 { advised = true }
+            if advised {
+                outcome.advised += length
+                outcome.residentBefore += mapping.residentKilobytes * 1024
+            }
+        }
+        return outcome
+    }
+
+    /// The process's mappings, as `/proc/self/smaps` describes them now; empty when it cannot be read.
+    public static func mappings() -> [Mapping] {
+        guard let smaps = fopen("/proc/self/smaps", "re") else { return [] }
+        defer { fclose(smaps) }
+        var result: [Mapping] = []
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, smaps) > 0, let line {
+            // About 25 field lines per mapping: only three are read, and without making a string of each.
+            switch UInt8(bitPattern: line[0]) {
+            case UInt8(ascii: "R"), UInt8(ascii: "A"), UInt8(ascii: "S"):
+                if !result.isEmpty { result[result.count - 1].read(field: line) }
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+                if let mapping = Mapping(String(cString: line)) { result.append(mapping) }
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    /// One mapping of `/proc/self/smaps`: its line `start-end perms offset dev inode path`, and the fields after it
+    /// that ``release(_:)`` needs.
+    public struct Mapping: Sendable, Equatable {
+        public var start: UInt
+        public var end: UInt
+        /// `rwxp`-style: read, write, execute, private (`p`) or shared (`s`).
+        public var permissions: Substring
+        public var path: Substring
+        /// `Rss:` in kB.
+        public var residentKilobytes = 0
+        /// `Anonymous:` in kB: pages written since they were mapped (copied out of the file), or never from a file.
+        public var anonymousKilobytes = 0
+        /// `Swap:` in kB: written pages that were swapped out (no longer counted in `Anonymous:`).
+        public var swappedKilobytes = 0
+
+        /// Parses a mapping's first line; nil for anything else (a field line, garbage).
+        public init?(_ line: String) {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, fields[1].count == 4 else { return nil }
+            let range = fields[0].split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                end > start
+            else { return nil }
+            self.start = start
+            self.end = end
+            permissions = fields[1]
+            path = fields.count == 6 ? fields[5].drop { $0 == " " }.prefix { $0 != "\n" } : ""
+        }
+
+        /// Takes in a field line (`Rss:   120 kB`) that follows the mapping's first line.
+        public mutating func read(field line: String) {
+            var line = line
+            line.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { read(field: $0.baseAddress!, count: bytes.count) }
+            }
+        }
+
+        /// Takes in a field line, a C string as getline(3) reads it.
+        mutating func read(field line: UnsafePointer<CChar>, count: Int? = nil) {
+            let length = count ?? strlen(line)
+            if let kilobytes = Self.number(in: line, length: length, after: "Rss:") {
+                residentKilobytes = kilobytes
+            } else if let kilobytes = Self.number(in: line, length: length, after: "Anonymous:") {
+                anonymousKilobytes = kilobytes
+            } else if let kilobytes = Self.number(in: line, length: length, after: "Swap:") {
+                swappedKilobytes = kilobytes
+            }
+        }
+
+        /// The number after `name` and spaces in a line that begins with `name`; nil for another line.
+        private static func number(in line: UnsafePointer<CChar>, length: Int, after name: StaticString) -> Int? {
+            let nameLength = name.utf8CodeUnitCount
+            guard length > nameLength, memcmp(line, name.utf8Start, nameLength) == 0 else { return nil }
+            var index = nameLength
+            while index < length, line[index] == 0x20 { index += 1 }
+            let digits = index
+            var number = 0
+            while index < length, line[index] >= 0x30, line[index] <= 0x39, number < Int.max / 10 - 9 {
+                number = number * 10 + Int(line[index] - 0x30)
+                index += 1
+            }
+            return index > digits ? number : nil
+        }
+
+        /// A private (copy-on-write) mapping of a file: code, read-only data, the data segments.
+        public var isPrivateFile: Bool { path.hasPrefix("/") && permissions.last == "p" }
+        public var isReadable: Bool { permissions.first == "r" }
+        /// Not writable and without a written page, in memory or swapped out: every page is the file's, so
+        /// unmapping one loses nothing.
+        public var isNeverWritten: Bool {
+            permissions.dropFirst().first == "-" && anonymousKilobytes == 0 && swappedKilobytes == 0
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Glibc
+import SystemSupport
+import Testing
+
+@Suite struct ResidentPagesTests {
+    @Test func aMappingLineIsParsed() throws {
+        let line = "7f0000000000-7f0000004000 r-xp 00001000 fd:01 123   /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        var mapping = try #require(ResidentPages.Mapping(line))
+        #expect(mapping.start == 0x7f00_0000_0000 && mapping.end == 0x7f00_0000_4000)
+        #expect(mapping.permissions == "r-xp" && mapping.path == "/usr/lib/x86_64-linux-gnu/libc.so.6")
+        #expect(mapping.isPrivateFile && mapping.isReadable && mapping.isNeverWritten)
+        mapping.read(field: "Rss:                  16 kB\n")
+        mapping.read(field: "Anonymous:             4 kB\n")
+        #expect(mapping.residentKilobytes == 16 && mapping.anonymousKilobytes == 4)
+        #expect(!mapping.isNeverWritten, "a page of it was written (a breakpoint, a relocation)")
+    }
+
+    @Test func otherLinesAreNotMappings() throws {
+        #expect(ResidentPages.Mapping("Rss:                  16 kB\n") == nil)
+        #expect(ResidentPages.Mapping("VmFlags: rd ex mr mw me sd\n") == nil)
+        #expect(ResidentPages.Mapping("garbage\n") == nil)
+        #expect(ResidentPages.Mapping("3000-1000 r-xp 00000000 fd:01 1 /bin/x\n") == nil)
+        let anonymous = try #require(ResidentPages.Mapping("1000-3000 rw-p 00000000 00:00 0\n"))
+        #expect(!anonymous.isPrivateFile, "the heap and anonymous memory are never advised")
+        let shared = try #require(ResidentPages.Mapping("1000-3000 r--s 00000000 fd:01 1 /memfd:x\n"))
+        #expect(!shared.isPrivateFile)
+    }
+
+    /// Only a mapping that cannot be written and holds no written page, in memory or in swap, may be unmapped.
+    @Test func onlyAMappingNeverWrittenIsUnmapped() throws {
+        var relocated = try #require(ResidentPages.Mapping("1000-3000 r--p 00000000 fd:01 1 /bin/x\n"))
+        relocated.read(field: "Swap:                  4 kB\n")
+        relocated.read(field: "SwapPss:               0 kB\n")
+        #expect(relocated.swappedKilobytes == 4 && !relocated.isNeverWritten)
+        let data = try #require(ResidentPages.Mapping("1000-3000 rw-p 00000000 fd:01 1 /bin/x\n"))
+        #expect(!data.isNeverWritten, "writable: a page may be written while it is looked at")
+    }
+
+    /// A file mapped privately, read and written the ways a program's segments are: code never written, data
+    /// written, read-only data written and then protected (relocations). Unmapping gives back the pages never
+    /// written and loses no byte of any of them; evicting does the same.
+    @Test(arguments: [ResidentPages.Mode.unmap, .evict])
+    func releasingLosesNothing(mode: ResidentPages.Mode) throws {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = 16 * pageSize
+        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        defer {
+            close(fd)
+            unlink(template)
+        }
+        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        try FileDescriptor(rawValue: fd).writeAll(contents)
+
+        let code = try Self.map(fd, length, PROT_READ)
+        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        let relro = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        defer { for mapping in [code, data, relro] { munmap(mapping, length) } }
+        var sum = 0
+        for offset in stride(from: 0, to: length, by: pageSize) {
+            sum &+= Int(code.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        #expect(sum != 0)
+        data.storeBytes(of: 0xAB, toByteOffset: pageSize, as: UInt8.self)
+        relro.storeBytes(of: 0xCD, toByteOffset: 2 * pageSize, as: UInt8.self)
+        try #require(mprotect(relro, length, PROT_READ) == 0)
+        let before = try #require(Self.mapping(at: code))
+        #expect(before.residentKilobytes * 1024 == length, "every page of the code was read")
+
+        let outcome = ResidentPages.release(mode)
+
+        #expect(outcome.advised >= length)
+        let after = try #require(Self.mapping(at: code))
+        #expect(after.residentKilobytes == 0, "the code never written leaves the process")
+        #expect(data.load(fromByteOffset: pageSize, as: UInt8.self) == 0xAB, "a written data page is kept")
+        #expect(relro.load(fromByteOffset: 2 * pageSize, as: UInt8.self) == 0xCD, "a written page now read-only")
+        #expect(Array(UnsafeRawBufferPointer(start: code, count: length)) == contents, "read again from the file")
+        var expected = contents
+        expected[2 * pageSize] = 0xCD
+        #expect(Array(UnsafeRawBufferPointer(start: relro, count: length)) == expected)
+    }
+
+    private static func map(_ fd: Int32, _ length: Int, _ protection: Int32) throws -> UnsafeMutableRawPointer {
+        let address = mmap(nil, length, protection, MAP_PRIVATE, fd, 0)
+        try #require(address != nil && address != MAP_FAILED, "mmap: \(Errno.current)")
+        return address!
+    }
+
+    private static func mapping(at address: UnsafeMutableRawPointer) -> ResidentPages.Mapping? {
+        let start = UInt(bitPattern: address)
+        return ResidentPages.mappings().first { $0.start == start }
+    }
+}
