@@ -20,7 +20,9 @@ extension EmulatedDeviceTests {
             )
             let log = { daemon.process.errorText }
             let trimmed = { (mode: String) in
-                log().split(separator: "\n").contains { $0.contains("unused pages given back") && $0.contains("mode=\(mode)") }
+                log().split(separator: "\n").contains {
+                    $0.contains("unused pages given back") && $0.contains("mode=\(mode)")
+                }
             }
             #expect(
                 await daemon.process.waitUntil("start-up pages given back", timeout: .seconds(10)) {
