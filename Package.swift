@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "DaemonBenchmarks",
             dependencies: [
-                "OrientDaemon", "OrientProtocol", "OrientationCore",
+                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -20,6 +20,9 @@ private let rotationEvent = OrientationEvent(
     )
 )
 
+/// The engine and its samples, made on first use.
+nonisolated(unsafe) private var engineRig: EngineRig?
+
 /// One daemon per connection count, made on first use and kept: making 1000 connections is
 /// setup, not what is measured. Benchmarks run one at a time on one thread.
 nonisolated(unsafe) private var daemons: [Int: BroadcastRig] = [:]
@@ -41,6 +44,20 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 2000
     )
+
+    // The daemon's per-sample path beyond the capture: the engine's `handle` (classifier, tilt, pace tracker) over
+    // 100,000 samples of a device nudged and settling, in one pose: µs per iteration × 10 = ns per sample.
+    Benchmark("Engine, per sample (classifier, tilt, pace): 100,000 samples") { benchmark in
+        if engineRig == nil {
+            do { engineRig = try EngineRig() } catch { fatalError("cannot set up the engine: \(error)") }
+        }
+        let rig = engineRig!
+        benchmark.startMeasurement()
+        let changes = rig.run()
+        benchmark.stopMeasurement()
+        precondition(changes > 0, "the pace never changed: the samples do not exercise the pace tracker")
+        blackHole(changes)
+    }
 
     // One iteration encodes 1000 events; the figures are per event (the scaling factor divides them).
     Benchmark("Event encoding: 1000 events", configuration: .init(scalingFactor: .kilo)) { benchmark in

@@ -1,7 +1,7 @@
 import IIOSensor
-import Logging
+package import Logging
 import OrientProtocol
-import OrientationCore
+package import OrientationCore
 
 /// The daemon's model of orientation between the sensor and its clients: classifies samples, applies the
 /// rotation policy, counts generation (starting and stopping the sensors), keeps the lock on disk, decides tablet
@@ -12,7 +12,7 @@ import OrientationCore
 ///
 /// Each entry point sends the events of its change when it is done, unless a request is being answered
 /// (``asOneChange(_:)``): then they wait for the reply, and the request's caller sends them with ``flush()``.
-final class Engine {
+package final class Engine {
     private var settings: DaemonSettings
     private let logger: Logger
     private let store: StateStore
@@ -43,7 +43,7 @@ final class Engine {
     private var paceTracker = PaceTracker()
 
     /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
-    var sensor: (any EngineSensor)?
+    package var sensor: (any EngineSensor)?
     /// The base accelerometer's sensor, started and stopped with ``sensor``; its samples go to ``handleBase(_:)``.
     var baseSensor: (any EngineSensor)?
     /// Sends an event line to every generating connection.
@@ -51,17 +51,17 @@ final class Engine {
     /// Called after every change (for sd_notify STATUS= and the D-Bus properties).
     var onStateChange: (OrientationState) -> Void = { _ in }
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
-    var tracksTilt = false
+    package var tracksTilt = false
     /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
     var onTiltChange: () -> Void = {}
     /// Called when the daemon settles: the device has been still long enough for the idle pace, or the sensor
     /// stopped (for ``PageTrimmer``).
-    var onSettle: () -> Void = {}
+    package var onSettle: () -> Void = {}
 
     /// Takes the policy settings and restores the saved lock (dropped, and the file rewritten, when it no longer
     /// intersects `Supported=`).
     /// - Throws: ``PolicyError`` when the policy settings allow nothing.
-    init(settings: DaemonSettings, store: StateStore, logger: Logger) throws(PolicyError) {
+    package init(settings: DaemonSettings, store: StateStore, logger: Logger) throws(PolicyError) {
         self.settings = settings
         self.logger = logger
         self.store = store
@@ -133,7 +133,7 @@ final class Engine {
 
     /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
     /// orientation changes.
-    func handle(_ sample: Sample) {
+    package func handle(_ sample: Sample) {
         // The hinge (O(1), no allocation) first, so that a fold decided by this sample holds the interface before
         // the classifier turns it.
         if hasBase, hinge.update(sample, from: .display) { hingeDecided() }

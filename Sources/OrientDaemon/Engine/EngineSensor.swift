@@ -1,9 +1,9 @@
-import IIOSensor
+package import IIOSensor
 
 /// What the engine needs of the sensor: starting and stopping it as generation begins and ends, its pace, its
 /// status, and the accelerometer it uses or found. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in its
 /// place. The sensor reports its status changes and samples itself (the daemon wires them to the engine).
-protocol EngineSensor: AnyObject {
+package protocol EngineSensor: AnyObject {
     /// The current status.
     var status: AccelerometerSensor.Status { get }
     /// The accelerometer in use, or found while stopped; nil when there is none.

@@ -1,0 +1,67 @@
+import IIOSensor
+import Logging
+import OrientDaemon
+import OrientationCore
+
+/// The engine as the daemon runs it per sample, without a socket or a device: a sensor that takes the pace it is
+/// given, the tilt followed (as with the D-Bus service), and 100,000 samples at 50 Hz of a device held in one pose
+/// with tremor, nudged every 8 s: the nudge moves it (the full pace), then it settles (the idle pace) without a
+/// change of orientation, so that every sample runs the classifier, the tilt and the pace tracker and nothing else.
+final class EngineRig {
+    let engine: Engine
+    let samples: [Sample]
+    private let sensor = PaceOnlySensor()
+
+    init() throws {
+        var settings = DaemonSettings()
+        settings.stateDirectory = "/nonexistent/orientd-benchmark"
+        let quiet = Logger(label: "orientd-benchmark") { _ in SwiftLogNoOpLogHandler() }
+        engine = try Engine(
+            settings: settings,
+            store: StateStore(directory: settings.stateDirectory, logger: quiet),
+            logger: quiet
+        )
+        engine.sensor = sensor
+        engine.tracksTilt = true
+        var state: UInt64 = 0x5eed
+        let noise = { () -> Double in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) / Double(1 << 53) - 0.5) * 0.1
+        }
+        let g = 9.80665
+        samples = (0..<100_000).map { index in
+            let time = Double(index) / 50
+            // A nudge of 0.3 s every 8 s: up to 20° about the display's normal, far from a new pose.
+            let phase = time.truncatingRemainder(dividingBy: 8)
+            let angle = phase < 0.3 ? 0.35 * (phase / 0.3) : 0
+            return Sample(
+                time: time,
+                x: g * angle + noise(),
+                y: -g * (1 - angle * angle / 2) + noise(),
+                z: noise()
+            )
+        }
+    }
+
+    /// Feeds every sample to the engine; the number of pace changes the sensor was asked for.
+    func run() -> Int {
+        sensor.changes = 0
+        for sample in samples { engine.handle(sample) }
+        return sensor.changes
+    }
+}
+
+/// Takes the pace and counts its changes; never started, never reports.
+private final class PaceOnlySensor: EngineSensor {
+    var status: AccelerometerSensor.Status { .active }
+    var accelerometer: Accelerometer? { nil }
+    private(set) var pace = SensorPace.full
+    var changes = 0
+
+    func start() {}
+    func stop() {}
+    func setPace(_ pace: SensorPace) {
+        self.pace = pace
+        changes += 1
+    }
+}
