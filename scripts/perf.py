@@ -30,9 +30,12 @@ import time
 from orientd_harness.daemon import Failure, Run, exit_on_sigterm, raise_nofile
 from orientd_harness.device import POSES, EmulatedAccelerometer, scan, tour
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import CLK_TCK, cpu_seconds, rss_by_mapping, status_field, switches
+from orientd_harness.proc import CLK_TCK, cpu_seconds, major_faults, rss_by_mapping, status_field, switches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# How long the daemon takes to settle once nobody generates: it gives back its unused code pages a second after the
+# sensor stops, or ten seconds after it last did (PageTrimmer).
+SETTLE_SEC = 11
 
 
 def feed(device, samples, client, daemon, chunk=1000):
@@ -185,12 +188,18 @@ def section_cpu_memory_idle(run):
         if not device.wait_for_buffer(False, 10, daemon.alive):
             print("the daemon did not disable the buffer")
         time.sleep(1)
+        # Settling: a second after the sensor stops (at most ten after its last time) the daemon gives back the
+        # code pages it no longer uses, once; the wake-ups of an idle daemon are counted after that.
+        settling = switches(pid)
+        time.sleep(SETTLE_SEC)
         first = switches(pid)
+        once = sum(first[t] - settling[t] for t in first if t in settling)
         time.sleep(a.idle_sec)
         second = switches(pid)
         total = sum(second[t] - first[t] for t in second if t in first)
         busy = {t: second[t] - first[t] for t in second if t in first and second[t] != first[t]}
-        print(f"method: the daemon above after its last generating client closed (the sensor ran and stopped); "
+        print(f"method: the daemon above after its last generating client closed (the sensor ran and stopped) and "
+              f"it settled ({SETTLE_SEC:g} s, in which it gave back its unused pages once: {once} context switches); "
               f"voluntary+nonvoluntary ctxt switches summed over /proc/PID/task/*/status, {len(second)} threads")
         print(f"context switches: {total} in {a.idle_sec:g} s = {total / a.idle_sec:.2f} per second"
               + (f" (by thread: {busy})" if busy else ""))
@@ -215,17 +224,17 @@ def section_watchdog(run, interval=10):
 
         environment = {"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": str(interval * 1_000_000)}
         with run.daemon("watchdog", environment=environment) as daemon:
-            time.sleep(1)
+            time.sleep(2)  # past the start-up's giving back of pages, a second (and up to half a second more) in
             pings()
-            first = switches(daemon.pid)
+            first, faults = switches(daemon.pid), major_faults(daemon.pid)
             time.sleep(a.idle_sec)
-            second = switches(daemon.pid)
+            second, faults = switches(daemon.pid), major_faults(daemon.pid) - faults
             total = sum(second[t] - first[t] for t in second if t in first)
             sent = pings()
     print(f"method: a daemon that nobody has used, with WATCHDOG_USEC and NOTIFY_SOCKET set as systemd sets "
           f"them; context switches as in 4; WATCHDOG=1 datagrams counted on the notify socket")
-    print(f"context switches: {total} in {a.idle_sec:g} s; watchdog pings: {sent} "
-          f"({'only the pings' if total <= sent else 'more than the pings'})")
+    print(f"context switches: {total} in {a.idle_sec:g} s; watchdog pings: {sent}; page faults that read the disk: "
+          f"{faults} ({'only the pings' if total <= sent else 'the pings and the faults' if total <= sent + faults else 'more than the pings and the faults'})")
 
 
 def build_reader(work):

@@ -10,7 +10,8 @@ the accelerometer. The device is then turned by hand: a rotation of a quarter tu
 then still, at random intervals (--seed). Then orientd alone in buffered mode, its scans written at the
 sampling frequency it sets, in groups of its buffer's watermark, as the kernel's FIFO delivers them.
 
-Figures: resident memory idle (before any claim) and claimed; CPU time (schedstat of every thread) and wake-ups
+Figures: resident memory idle (before any claim) and claimed (VmRSS; and from smaps_rollup Pss, which counts a page
+shared with other processes in part, and USS, the pages of this process alone); CPU time (schedstat of every thread) and wake-ups
 (context switches of every thread) per second while claimed and still; latency from the end of each turn to the
 line monitor-sensor prints (negative: decided before the turn ended); wake-ups per second while idle.
 
@@ -33,7 +34,7 @@ import time
 from orientd_harness.daemon import Daemon, Failure
 from orientd_harness.device import EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import cpu_ns, kib, switches
+from orientd_harness.proc import cpu_ns, kib, rollup, switches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_POLICY = os.path.join(HERE, "..", "systemd", "net.hadess.SensorProxy.conf")
@@ -116,6 +117,12 @@ class Process:
 
     def rss_mb(self):
         return kib(self.pid, "VmRSS") / 1024
+
+    def shares_mb(self):
+        """(Pss, USS) in MB: resident pages shared with other processes counted in part, then not at all."""
+        fields = rollup(self.pid)
+        return (fields.get("Pss", 0) / 1024,
+                (fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)) / 1024)
 
 
 class Hand:
@@ -217,7 +224,8 @@ def figures_of(process, monitor, still_sec):
         raise Failure("monitor-sensor printed no orientation within 10 s")
     time.sleep(2)
     cpu, woke = process.rates(still_sec)
-    return {"rss_claimed": process.rss_mb(), "cpu": cpu, "wakeups": woke}
+    pss, uss = process.shares_mb()
+    return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke}
 
 
 def row(label, a, b, unit, digits=1):
@@ -275,7 +283,7 @@ def main():
         time.sleep(2)
         if proxy.poll() is not None:
             raise Failure(f"iio-sensor-proxy exited with {proxy.returncode}: see {work}/iio-sensor-proxy.log")
-        figures = {key: {"rss_idle": p.rss_mb()} for key, p in processes.items()}
+        figures = {key: {"rss_idle": p.rss_mb(), "shares_idle": p.shares_mb()} for key, p in processes.items()}
         for key, p in processes.items():
             figures[key]["idle_wakeups"] = p.rates(args.idle_sec)[1]
         writer = threading.Thread(target=poll_writer, args=(device, hand, stop), daemon=True)
@@ -294,6 +302,10 @@ def main():
         print("|---|---|---|---|")
         print(row("resident memory, idle", a["rss_idle"], b["rss_idle"], "MB"))
         print(row("resident memory, claimed", a["rss_claimed"], b["rss_claimed"], "MB"))
+        print(row("proportional memory (Pss), idle", a["shares_idle"][0], b["shares_idle"][0], "MB"))
+        print(row("proportional memory (Pss), claimed", a["pss_claimed"], b["pss_claimed"], "MB"))
+        print(row("private memory (USS), idle", a["shares_idle"][1], b["shares_idle"][1], "MB"))
+        print(row("private memory (USS), claimed", a["uss_claimed"], b["uss_claimed"], "MB"))
         print(row("CPU while claimed and still", a["cpu"], b["cpu"], "ms/s", 2))
         print(row("wake-ups while claimed and still", a["wakeups"], b["wakeups"], "/s"))
         print(f"| latency, end of turn → client line, p50 / p90 / max | {latency_text(results['iio-sensor-proxy'])}"

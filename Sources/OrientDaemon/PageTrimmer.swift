@@ -41,10 +41,9 @@ struct TrimSchedule: Equatable {
 
 /// Gives back the code pages the daemon has stopped using, on ``TrimSchedule``'s rule: a one-shot timer on the loop.
 ///
-/// The first time, at start-up, the pages leave the page cache too (``ResidentPages/Mode/evict``): parsing the
-/// command line and the configuration, discovery and the bus set-up do not run again. Later, when the device settles
-/// or the sensor stops, they are only unmapped (``ResidentPages/Mode/unmap``), so that the code of the next turn or
-/// claim comes back from the page cache in microseconds rather than from the disk.
+/// Code and read-only data are unmapped and stay in the page cache, so that what runs again (the next turn, the next
+/// claim) comes back in microseconds, without reading the disk. The first time, at start-up, the data segments'
+/// pages that were only read (parsing, discovery, the bus set-up) are paged out too (``ResidentPages/Mode/evict``).
 final class PageTrimmer {
     private let loop: EventLoop
     private let logger: Logger

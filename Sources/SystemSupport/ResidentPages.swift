@@ -7,22 +7,23 @@ import Glibc
 /// A daemon's resident memory is mostly the code it has run once: start-up, parsing, set-up, the first claim. Its
 /// pages, and the kernel's fault-around neighbours (64 kB around each faulting page), stay mapped for the process's
 /// life although serving runs a small part of them. Giving them back costs nothing but a fault at their next use:
-/// the kernel reads them in again from the file, so nothing is lost.
+/// the kernel maps them again from the page cache, or reads them from the file, so nothing is lost.
 ///
-/// Only private file mappings are advised, never anonymous memory (the heap, stacks), and a page another process maps
-/// too stays where it is: the kernel skips shared pages.
+/// Only private file mappings are advised, never anonymous memory (the heap, stacks). A written page is never
+/// discarded: a mapping with one is left alone, or paged out (which keeps it, in memory or in swap).
 public enum ResidentPages {
     /// How the pages leave.
+    ///
+    /// Either way a mapping never written (no anonymous page in it, in memory or swapped out: code, read-only data)
+    /// is unmapped with `MADV_DONTNEED`: its pages stay in the page cache, so that their next use is a minor fault
+    /// (microseconds, no disk), and the kernel reclaims them from the cache as memory is needed.
     public enum Mode: Sendable {
-        /// For code that will not run again (start-up): `MADV_PAGEOUT` (Linux 5.4) on every private file mapping, so
-        /// that the pages only this process maps leave memory, and the page cache, at once; then the mappings never
-        /// written are unmapped as with ``unmap``, which takes the shared pages out of this process's count too.
-        case evict
-        /// For code that may run again (the next turn, the next claim): `MADV_DONTNEED` on the private file mappings
-        /// that were never written (no anonymous page in them), which unmaps their pages and leaves them in the page
-        /// cache, so that their next use is a minor fault (microseconds), not a read from disk. Mappings with written
-        /// pages (data, relocated read-only data) are left as they are.
+        /// Only the mappings never written. For code that may run again soon (the next turn, the next claim).
         case unmap
+        /// The mappings never written as with ``unmap``, and `MADV_PAGEOUT` (Linux 5.4) on the others (data,
+        /// relocated read-only data): their pages never written (data read once at start-up) leave memory and the
+        /// page cache, written pages stay (or go to swap, if there is one). Once, after start-up.
+        case evict
     }
 
     /// What ``release(_:)`` did.
@@ -42,8 +43,8 @@ public enum ResidentPages {
     static let pageOut: Int32 = 21
 
     /// Advises every private file mapping of the process as `mode` says.
-    /// - Returns: what was advised; nothing when `/proc/self/smaps` cannot be read or the kernel lacks
-    ///   `MADV_PAGEOUT` (before 5.4), which are not errors: the pages merely stay.
+    /// - Returns: what was advised; nothing when `/proc/self/smaps` cannot be read, which is not an error: the pages
+    ///   merely stay (as those of ``Mode/evict`` stay on a kernel without `MADV_PAGEOUT`, before 5.4).
     @discardableResult
     public static func release(_ mode: Mode) -> Outcome {
         var outcome = Outcome()
@@ -52,15 +53,11 @@ public enum ResidentPages {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             let length = Int(mapping.end - mapping.start)
             var advised = false
-            if mode == .evict {
-                if madvise(start, length, pageOut) == 0 {
-                    advised = true
-                } else if errno == EINVAL {
-                    break  // A kernel without MADV_PAGEOUT.
-                }
+            if mapping.isNeverWritten {
+                advised = madvise(start, length, MADV_DONTNEED) == 0
+            } else if mode == .evict {
+                advised = madvise(start, length, pageOut) == 0
             }
-            // Never written: every page is the file's, so unmapping one loses nothing.
-            if mapping.isNeverWritten, madvise(start, length, MADV_DONTNEED) == 0 { advised = true }
             if advised {
                 outcome.advised += length
                 outcome.residentBefore += mapping.residentKilobytes * 1024

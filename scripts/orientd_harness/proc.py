@@ -23,11 +23,32 @@ def kib(pid, field):
     return status_field(pid, field) or 0
 
 
+def rollup(pid):
+    """The memory fields of /proc/PID/smaps_rollup in kB ({"Rss": …, "Pss": …, "Private_Clean": …}); {} if gone."""
+    out = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2 and parts[0].endswith(":") and parts[1].isdigit():
+                    out[parts[0][:-1]] = int(parts[1])
+    except OSError:
+        return {}
+    return out
+
+
 def cpu_seconds(pid):
     """User and system CPU time of the process so far (utime + stime of /proc/PID/stat), in seconds."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (fields 14, 15)
+
+
+def major_faults(pid):
+    """Page faults of the process so far that waited for the disk (majflt of /proc/PID/stat); each is a wake-up."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[9])  # majflt (field 12)
 
 
 def switches(pid):
