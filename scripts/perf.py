@@ -8,10 +8,12 @@ Prints the machine, then, each with its method:
   4. wake-ups per second while nobody generates (context switches of all threads), without and
      with a watchdog (WATCHDOG_USEC, as a WatchdogSec= drop-in sets it);
   5. fan-out: time from the deciding scan to the last of 1000 generating clients;
-  6. the parts of the binary: shared libraries, size, no FoundationInternationalization (nm).
+  6. the parts of the binary: shared libraries, size, no FoundationInternationalization (nm);
+  7. how CPU, wake-ups and memory while claimed and still grow with Rate=, IdleRate= and the number of
+     generating clients (poll mode).
 
 Usage: scripts/perf.py ORIENTD [--changes 500] [--poll-changes 100] [--idle-sec 30] [--connections 10000]
-                               [--clients 1000] [--fanout-trials 20] [--skip latency,poll,cpu,watchdog,fanout]
+                               [--clients 1000] [--fanout-trials 20] [--skip latency,poll,cpu,watchdog,fanout,rates]
 A section whose daemon does not start (or that cannot finish) says so in one line and the others still
 run; the exit status is then 1.
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0 (make deps installs them).
@@ -30,12 +32,13 @@ import time
 from orientd_harness.daemon import Failure, Run, exit_on_sigterm, raise_nofile
 from orientd_harness.device import POSES, EmulatedAccelerometer, scan, tour
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import CLK_TCK, cpu_seconds, major_faults, rss_by_mapping, status_field, switches
+from orientd_harness.proc import CLK_TCK, cpu_ns, cpu_seconds, major_faults, rss_by_mapping, status_field, switches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# How long the daemon takes to settle once nobody generates: it gives back its unused code pages a second after the
-# sensor stops, or ten seconds after it last did (PageTrimmer).
-SETTLE_SEC = 11
+# How long the daemon takes to settle: it gives back its unused code pages a second after the sensor stops or the
+# device settles, but not within ten seconds of the last time (PageTrimmer), and the timer may fire half a second
+# late; a daemon just started gave them back a second after it started.
+SETTLE_SEC = 13
 
 
 def feed(device, samples, client, daemon, chunk=1000):
@@ -357,8 +360,35 @@ def section_parts(run):
         print(f"ldd/nm failed: {error}")
 
 
+def section_rates(run):
+    """Claimed and still, in poll mode: CPU, wake-ups and memory by rate, idle rate and number of clients."""
+    print("\n== 7. claimed and still, by rate and clients (poll mode)")
+    print(f"method: a daemon per row (--poll, the rates through --config), the emulated device still; `begin` on each "
+          f"client, then {SETTLE_SEC:g} s for the idle rate and the pages given back, then CPU (schedstat of every "
+          f"thread) and context switches over 6 s, and VmRSS")
+    print("| configuration | CPU, claimed and still | wake-ups/s | VmRSS |")
+    print("|---|---|---|---|")
+    for rate, idle, clients in [(20, 20, 1), (20, 2, 1), (100, 100, 1), (100, 2, 1), (20, 2, 50)]:
+        config = f"[Sensor]\nRate={rate}\nIdleRate={idle}\n"
+        with run.daemon(f"rates-{rate}-{idle}-{clients}", "--poll", config=config) as daemon:
+            connections = [daemon.connect() for _ in range(clients)]
+            for client in connections:
+                daemon.begin(client, buffered=False)
+            time.sleep(SETTLE_SEC)
+            for client in connections:
+                client.messages(0)
+            before, cpu_before, t0 = switches(daemon.pid), cpu_ns(daemon.pid), time.monotonic()
+            time.sleep(6)
+            after, cpu_after, t1 = switches(daemon.pid), cpu_ns(daemon.pid), time.monotonic()
+            woke = sum(after[t] - before[t] for t in after if t in before)
+            label = f"`Rate={rate}`, `IdleRate={idle}`" + (f", {clients} generating clients" if clients > 1 else "")
+            print(f"| {label} | {(cpu_after - cpu_before) / 1e6 / (t1 - t0):.2f} ms/s | {woke / (t1 - t0):.1f} | "
+                  f"{status_field(daemon.pid, 'VmRSS') / 1024:.1f} MB |", flush=True)
+
+
 SECTIONS = [("latency", section_latency), ("poll", section_poll), ("cpu", section_cpu_memory_idle),
-            ("watchdog", section_watchdog), ("fanout", section_fanout), ("parts", section_parts)]
+            ("watchdog", section_watchdog), ("fanout", section_fanout), ("parts", section_parts),
+            ("rates", section_rates)]
 
 
 def main():
@@ -370,7 +400,7 @@ def main():
     ap.add_argument("--connections", type=int, default=10000, help="connections for memory (default 10000)")
     ap.add_argument("--clients", type=int, default=1000, help="fan-out connections (default 1000)")
     ap.add_argument("--fanout-trials", type=int, default=20, help="fan-out changes (default 20)")
-    ap.add_argument("--skip", default="", help="comma-separated sections to skip: latency,poll,cpu,watchdog,fanout")
+    ap.add_argument("--skip", default="", help="comma-separated sections to skip: latency,poll,cpu,watchdog,fanout,rates")
     a = ap.parse_args()
     a.orientd = os.path.abspath(a.orientd)
     skip = set(filter(None, a.skip.split(",")))
