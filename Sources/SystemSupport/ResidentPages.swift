@@ -47,21 +47,27 @@ public enum ResidentPages {
     ///   merely stay (as those of ``Mode/evict`` stay on a kernel without `MADV_PAGEOUT`, before 5.4).
     @discardableResult
     public static func release(_ mode: Mode) -> Outcome {
-        var outcome = Outcome()
+        // Everything is read and decided first, and the advice comes last in a loop of nothing but madvise(2):
+        // code that ran after the advice (parsing the next mapping's lines) would be faulted in again at once.
+        var advice: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
         // A mapping with no page in memory has nothing to give back.
         for mapping in mappings() where mapping.isPrivateFile && mapping.isReadable && mapping.residentKilobytes > 0 {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             let length = Int(mapping.end - mapping.start)
-            var advised = false
             if mapping.isNeverWritten {
-                advised = madvise(start, length, MADV_DONTNEED) == 0
+                advice.append((start, length, MADV_DONTNEED, mapping.residentKilobytes * 1024))
             } else if mode == .evict {
-                advised = madvise(start, length, pageOut) == 0
+                advice.append((start, length, pageOut, mapping.residentKilobytes * 1024))
             }
-            if advised {
-                outcome.advised += length
-                outcome.residentBefore += mapping.residentKilobytes * 1024
-            }
+        }
+        var advised = [Bool](repeating: false, count: advice.count)
+        for index in advice.indices {
+            advised[index] = madvise(advice[index].start, advice[index].length, advice[index].advice) == 0
+        }
+        var outcome = Outcome()
+        for index in advice.indices where advised[index] {
+            outcome.advised += advice[index].length
+            outcome.residentBefore += advice[index].resident
         }
         return outcome
     }
