@@ -5,9 +5,13 @@ extension EmulatedDeviceTests {
     /// `IdleRate=` in poll mode: the daemon polls slowly while the device is still and settled, at the full rate
     /// from the first sample that moves, and a turn is decided with the idle rate on and off.
     @Suite struct DaemonPaceTests {
-        /// A daemon polling a poll-only accelerometer at 50 Hz with `IdleRate=idleRate`, generating for one client
-        /// that has seen the first orientation (landscape-left).
-        static func polling(idleRate: String, testbed: Testbed) async throws -> (RunningDaemon, DaemonConnection) {
+        /// A daemon polling a poll-only accelerometer at 50 Hz with `IdleRate=idleRate` (and `arguments`), generating
+        /// for one client that has seen the first orientation (landscape-left).
+        static func polling(
+            idleRate: String,
+            testbed: Testbed,
+            arguments: [String] = []
+        ) async throws -> (RunningDaemon, DaemonConnection) {
             var fixture = AccelerometerFixture()
             fixture.capture = .pollOnly
             try testbed.add(fixture.description)
@@ -17,7 +21,7 @@ extension EmulatedDeviceTests {
             let daemon = try await RunningDaemon(
                 testbed: testbed,
                 sandbox: sandbox,
-                arguments: ["--poll-fallback-sec", "10", "--config", config]
+                arguments: ["--poll-fallback-sec", "10", "--config", config] + arguments
             )
             let client = try daemon.connect()
             _ = try await client.call("begin")

@@ -7,17 +7,12 @@ extension EmulatedDeviceTests {
     @Suite struct DaemonPageTrimTests {
         @Test func pagesAreGivenBackOnceSetUpAndWhenTheDeviceSettles() async throws {
             let testbed = Testbed()
-            var fixture = AccelerometerFixture()
-            fixture.capture = .pollOnly
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let config = sandbox.directory + "/orientd.conf"
-            try "[Sensor]\nRate=50\nIdleRate=2\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
+            let (daemon, client) = try await DaemonPaceTests.polling(
+                idleRate: "2",
                 testbed: testbed,
-                sandbox: sandbox,
-                arguments: ["--poll-fallback-sec", "10", "--config", config, "--verbose"]
+                arguments: ["--verbose"]
             )
+            let fixture = AccelerometerFixture()
             let log = { daemon.process.errorText }
             let trimmed = { (mode: String) in
                 log().split(separator: "\n").contains {
@@ -30,11 +25,11 @@ extension EmulatedDeviceTests {
                 },
                 "\(log())"
             )
-
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            let first = try await client.events(until: "the first orientation") { $0.event == "device" }
-            #expect(first.last?.state?["device"]?.string == "landscape-left", "\(first)")
+            // A turn after the start-up's trim: the code of motion and of the events comes back.
+            try testbed.setAttribute(fixture.syspath, "in_accel_x_raw", "1000")
+            try testbed.setAttribute(fixture.syspath, "in_accel_y_raw", "0")
+            let turned = try await client.events(until: "portrait") { $0.state?["device"]?.string == "portrait" }
+            #expect(turned.contains { $0.event == "device" && $0.previous == "landscape-left" }, "\(turned)")
             let serving = ProcessResources(pid: daemon.process.pid).residentKiB
             // Still: the idle pace after a second, the pages a second after that, but not within ten seconds of
             // the start-up's.
@@ -45,12 +40,14 @@ extension EmulatedDeviceTests {
                 "\(log())"
             )
             let settled = ProcessResources(pid: daemon.process.pid).residentKiB
-            #expect(settled < serving, "resident \(serving) kB while serving, \(settled) kB once settled")
+            #expect(settled < serving, "resident \(serving) kB after the turn, \(settled) kB once settled")
 
-            try testbed.setAttribute(fixture.syspath, "in_accel_x_raw", "1000")
-            try testbed.setAttribute(fixture.syspath, "in_accel_y_raw", "0")
-            let turned = try await client.events(until: "portrait") { $0.state?["device"]?.string == "portrait" }
-            #expect(turned.contains { $0.event == "device" && $0.previous == "landscape-left" }, "\(turned)")
+            try testbed.setAttribute(fixture.syspath, "in_accel_x_raw", "0")
+            try testbed.setAttribute(fixture.syspath, "in_accel_y_raw", "-1000")
+            let back = try await client.events(until: "landscape-left") {
+                $0.state?["device"]?.string == "landscape-left"
+            }
+            #expect(back.contains { $0.event == "device" && $0.previous == "portrait" }, "\(back)")
             #expect(await daemon.stop() == .exited(0))
         }
     }
