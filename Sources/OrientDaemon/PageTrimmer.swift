@@ -49,7 +49,7 @@ final class PageTrimmer {
     private let logger: Logger
     private var schedule = TrimSchedule()
     private var timer: TimerSource?
-    /// How many times the pages were given back (for `status` and the tests).
+    /// How many times the pages were given back: the first time is the start-up's.
     private(set) var count = 0
 
     init(loop: EventLoop, logger: Logger) {
