@@ -63,8 +63,8 @@ struct ConfigurationParser {
             }
             // The unknown section was reported once; its keys are not reported again.
             guard sectionIsKnown else { continue }
-            guard let key = ConfigurationKey.named(name, in: section) else {
-                let keys = ConfigurationKey.all.filter { $0.section == section }.map { "\($0.name)=" }
+            // A mistake in this assignment, with what is allowed instead.
+            let refuse = { (reason: ConfigurationError.Reason, allowed: String) in
                 errors.append(
                     ConfigurationError(
                         file: file,
@@ -72,39 +72,23 @@ struct ConfigurationParser {
                         section: section,
                         key: name,
                         value: value,
-                        reason: .unknownKey,
-                        allowed: keys.joined(separator: ", ")
+                        reason: reason,
+                        allowed: allowed
                     )
                 )
+            }
+            guard let key = ConfigurationKey.named(name, in: section) else {
+                let keys = ConfigurationKey.all.filter { $0.section == section }.map { "\($0.name)=" }
+                refuse(.unknownKey, keys.joined(separator: ", "))
                 continue
             }
             if let first = firstLines[key.qualifiedName] {
-                errors.append(
-                    ConfigurationError(
-                        file: file,
-                        line: number,
-                        section: section,
-                        key: name,
-                        value: value,
-                        reason: .duplicateKey(firstLine: first),
-                        allowed: "once per file; a later drop-in overrides it"
-                    )
-                )
+                refuse(.duplicateKey(firstLine: first), "once per file; a later drop-in overrides it")
                 continue
             }
             firstLines[key.qualifiedName] = number
             if let problem = key.check(value) {
-                errors.append(
-                    ConfigurationError(
-                        file: file,
-                        line: number,
-                        section: section,
-                        key: name,
-                        value: value,
-                        reason: .badValue(problem),
-                        allowed: key.allowed
-                    )
-                )
+                refuse(.badValue(problem), key.allowed)
                 continue
             }
             assignments.append(Assignment(key: key, value: value, line: number))
