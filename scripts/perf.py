@@ -29,16 +29,12 @@ import sys
 import tempfile
 import time
 
-from orientd_harness.daemon import Failure, Run, exit_on_sigterm, raise_nofile
+from orientd_harness.daemon import SETTLE_SEC, Failure, Run, exit_on_sigterm, raise_nofile
 from orientd_harness.device import POSES, EmulatedAccelerometer, scan, tour
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import CLK_TCK, cpu_ns, cpu_seconds, major_faults, rss_by_mapping, status_field, switches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# How long the daemon takes to settle: it gives back its unused code pages a second after the sensor stops or the
-# device settles, but not within ten seconds of the last time (PageTrimmer), and the timer may fire half a second
-# late; a daemon just started gave them back a second after it started.
-SETTLE_SEC = 13
 
 
 def feed(device, samples, client, daemon, chunk=1000):

@@ -31,7 +31,7 @@ import tempfile
 import threading
 import time
 
-from orientd_harness.daemon import Daemon, Failure
+from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
 from orientd_harness.device import EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import cpu_ns, kib, rollup, switches
@@ -217,14 +217,9 @@ def latencies(hand, monitors, turns, rng, name_of):
     return results, wrong
 
 
-# How long after the first orientation of a claim the figures wait: orientd drops to its idle rate after a second
-# still, and gives back its unused code pages once, within eleven seconds (a second after it settles, ten after it
-# last did); the figures are those of the state that lasts.
-SETTLE_SEC = 12
-
-
 def figures_of(process, monitor, still_sec):
-    """Claimed: RSS and, after a settling pause, CPU and wake-ups per second while still."""
+    """Claimed: RSS and, once settled (SETTLE_SEC after the first orientation: the state that lasts), CPU and
+    wake-ups per second while still."""
     first = monitor.orientation(timeout=10)
     if first is None:
         raise Failure("monitor-sensor printed no orientation within 10 s")

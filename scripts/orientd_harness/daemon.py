@@ -8,6 +8,11 @@ import time
 
 from .client import Client
 
+# How long a daemon takes to settle, so that a figure measures the state that lasts: it gives back its unused code
+# pages a second after it starts, and a second after the sensor stops or the device settles (a second still), but
+# not within ten seconds of the last time (PageTrimmer), and the timer may fire half a second late.
+SETTLE_SEC = 13
+
 
 class Failure(Exception):
     """Something a check or a figure needs did not happen: the message says what, and is printed as its result."""
