@@ -1,16 +1,18 @@
 import IIOSensor
 import Logging
 import OrientDaemon
+import OrientProtocol
 import OrientationCore
 
-/// The engine as the daemon runs it per sample, without a socket or a device: a sensor that takes the pace it is
-/// given, the tilt followed (as with the D-Bus service), and 100,000 samples at 50 Hz of a device held in one pose
+/// The engine as the daemon runs it per sample, put together as the daemon does it but without a socket or a device:
+/// an output that drops what it is told, sensors that take the pace they are given, the tilt followed (as with the D-Bus service), and 100,000 samples at 50 Hz of a device held in one pose
 /// with tremor, nudged every 8 s: the nudge moves it (the full pace), then it settles (the idle pace) without a
 /// change of orientation, so that every sample runs the classifier, the tilt and the pace tracker and nothing else.
 final class EngineRig {
     let engine: Engine
     let samples: [Sample]
-    private let sensor = PaceOnlySensor()
+    private let output = DroppedOutput()
+    private let sensors = PaceOnlySensors()
 
     init() throws {
         var settings = DaemonSettings()
@@ -19,9 +21,10 @@ final class EngineRig {
         engine = try Engine(
             settings: settings,
             store: StateStore(directory: settings.stateDirectory, logger: quiet),
-            logger: quiet
+            logger: quiet,
+            output: output,
+            sensorFactory: sensors
         )
-        engine.sensor = sensor
         engine.tracksTilt = true
         var state: UInt64 = 0x5eed
         let noise = { () -> Double in
@@ -43,23 +46,51 @@ final class EngineRig {
         }
     }
 
-    /// Feeds every sample to the engine; the number of pace changes the sensor was asked for.
+    /// Feeds every sample to the engine; the number of pace changes the display's sensor was asked for.
     func run() -> Int {
-        sensor.changes = 0
+        let display = sensors.display
+        display?.changes = 0
         for sample in samples { engine.handle(sample) }
-        return sensor.changes
+        return display?.changes ?? 0
     }
+}
+
+/// Drops what the engine tells: the benchmark measures the engine alone.
+private final class DroppedOutput: EngineOutput {
+    func broadcast(_ line: [UInt8]) {}
+    func stateChanged(to state: OrientationState) {}
+    func tiltChanged() {}
+    func settled() {}
+}
+
+/// Makes sensors that take the pace and count its changes; never started, never reporting.
+private final class PaceOnlySensors: SensorFactory {
+    private(set) var display: PaceOnlySensor?
+
+    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+        let sensor = PaceOnlySensor()
+        if options.location == .display { display = sensor }
+        return sensor
+    }
+
+    var now: Double { 0 }
 }
 
 /// Takes the pace and counts its changes; never started, never reports.
 private final class PaceOnlySensor: EngineSensor {
-    var status: AccelerometerSensor.Status { .active }
+    var status: SensorState { .active }
     var accelerometer: Accelerometer? { nil }
     private(set) var pace = SensorPace.full
     var changes = 0
+    var mode: CaptureMode? { nil }
+    var fellBack: Bool { false }
+    var samplesRead: Int { 0 }
+    var lastError: String? { nil }
 
     func start() {}
     func stop() {}
+    func close() {}
+    func refreshDiscovery() {}
     func setPace(_ pace: SensorPace) {
         self.pace = pace
         changes += 1

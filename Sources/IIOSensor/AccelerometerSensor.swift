@@ -16,7 +16,7 @@ public enum SensorPace: Sendable, Hashable {
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
 /// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
-/// every calibrated sample to its sink. Stopped, it leaves nothing that wakes the process and the
+/// every calibrated sample to its delegate. Stopped, it leaves nothing that wakes the process and the
 /// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
 /// is picked up again while it is wanted.
 ///
@@ -26,35 +26,29 @@ public enum SensorPace: Sendable, Hashable {
 /// suspend (CLOCK_BOOTTIME running ahead of CLOCK_MONOTONIC by more than that) makes it re-validate
 /// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
 /// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
-/// readings (an axis at the limit of its range) never reach the sink; they count as silence, and a
+/// readings (an axis at the limit of its range) never reach the delegate; they count as silence, and a
 /// run of them is logged once.
 public final class AccelerometerSensor {
-    /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
-    public enum Status: String, Sendable, Hashable {
+    private enum State {
         /// Not wanted: nobody generating.
         case stopped
-        /// Capturing.
-        case active
-        /// Wanted, but there is no display accelerometer.
+        /// Wanted, but there is no accelerometer.
         case absent
-        /// Wanted, but capture failed and is being retried.
-        case failed
-    }
-
-    private enum State {
-        case stopped
-        case absent
-        /// Capturing through the buffer, looked at by a repeating timer and judged by the watch.
-        case buffered(BufferedCapture, looks: TimerSource?, watch: BufferWatch)
-        case polled(PolledCapture)
+        /// Capturing; a capture through the buffer is judged by its watch (and looked at by ``bufferLooks``).
+        case capturing(any Capture, watch: BufferWatch?)
+        /// Wanted, but capture failed and is retried by the timer.
         case failed(retry: TimerSource?)
+        /// Closed by its owner: stopped for good, it tells its delegate nothing any more.
+        case closed
     }
 
     private let loop: EventLoop
     private let options: SensorOptions
     private let logger: Logger
-    private let sink: (Sample) -> Void
+    private unowned let delegate: any AccelerometerSensorDelegate
     private var state = State.stopped
+    /// The repeating look at a buffer that delivers (``lookAtBuffer()``); only while capturing through the buffer.
+    private var bufferLooks: TimerSource?
     private var monitor: HotplugMonitor?
     private var pendingDiscovery: TimerSource?
     private var consecutiveFailures = 0
@@ -74,14 +68,15 @@ public final class AccelerometerSensor {
     /// Failing reads in poll mode for this long (seconds) make the sensor `failed`.
     static let readFailureLimit = 5.0
 
-    /// Called with the old and new status on every change.
-    public var onStatusChange: ((_ previous: Status, _ current: Status) -> Void)?
-    /// Called when a device is found or removed while the sensor is stopped (no status changes then).
-    public var onDiscovery: (() -> Void)?
     /// The accelerometer in use (or last used).
     public private(set) var accelerometer: Accelerometer?
     /// How it is read now; nil while not capturing.
-    public private(set) var mode: CaptureMode?
+    public var mode: CaptureMode? {
+        guard case .capturing(let capture, _) = state else { return nil }
+        return capture.mode
+    }
+    /// Which accelerometer this sensor reads.
+    public var location: SensorLocation { options.location }
     /// Whether polling was chosen because the buffer delivered nothing.
     public private(set) var fellBack = false
     /// The rate asked for, in samples per second.
@@ -95,18 +90,25 @@ public final class AccelerometerSensor {
     /// Samples read since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
 
-    /// A stopped sensor. It listens for hotplug at once (an idle netlink socket costs no wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, sink: @escaping (Sample) -> Void) {
+    /// A stopped sensor reporting to `delegate`, which it holds unowned: the owner outlives its sensors, and closes
+    /// them (``close()``) before it lets them go. It listens for hotplug at once (an idle netlink socket costs no
+    /// wake-ups).
+    public init(
+        loop: EventLoop,
+        options: SensorOptions,
+        logger: Logger,
+        delegate: any AccelerometerSensorDelegate
+    ) {
         self.loop = loop
         self.options = options
         self.logger = logger
-        self.sink = sink
+        self.delegate = delegate
         do {
             monitor = try HotplugMonitor(loop: loop, subsystem: "iio") { [unowned self] action, sysname in
                 self.hotplug(action: action, sysname: sysname)
             }
         } catch {
-            logger.warning("hotplug is not followed: \(error)")
+            logger.warning("hotplug is not followed", metadata: ["error": "\(error)"])
         }
     }
 
@@ -114,17 +116,17 @@ public final class AccelerometerSensor {
         tearDown()
     }
 
-    /// The current status.
-    public var status: Status {
+    /// The current status (a closed sensor is stopped).
+    public var status: SensorState {
         switch state {
-        case .stopped: .stopped
+        case .stopped, .closed: .stopped
         case .absent: .absent
-        case .buffered, .polled: .active
+        case .capturing: .active
         case .failed: .failed
         }
     }
 
-    /// Starts capture (or waits for a device if there is none). Does nothing if already started.
+    /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
         guard case .stopped = state else { return }
         consecutiveFailures = 0
@@ -139,33 +141,43 @@ public final class AccelerometerSensor {
         pace = new
         // `IdleRate=` equal to `Rate=` turns the slowing off: the capture has nothing to change.
         guard options.idleRate < options.rate else { return }
-        switch state {
-        case .polled(let capture):
-            capture.setPace(new)
-        case .buffered(let capture, _, _) where !frequencyRefused:
-            guard !capture.setPace(new), let accelerometer else { return }
-            // Said once for this sensor; the capture stays at the full rate.
-            frequencyRefused = true
-            logger.notice(
-                "the sampling frequency cannot be lowered (refused, or none): the full rate while still",
-                metadata: metadata(accelerometer)
-            )
-        case .buffered, .stopped, .absent, .failed:
-            break
-        }
+        guard case .capturing(let capture, _) = state, !frequencyRefused else { return }
+        guard !capture.setPace(new), let accelerometer else { return }
+        // Said once for this sensor; the capture stays at the full rate.
+        frequencyRefused = true
+        logger.notice(
+            "the sampling frequency cannot be lowered (refused, or none): the full rate while still",
+            metadata: metadata(accelerometer)
+        )
     }
 
-    /// Stops capture completely and restores the device.
+    /// Stops capture completely and restores the device; a change of status is reported.
     public func stop() {
+        guard !isClosed else { return }
         let previous = status
         tearDown()
         state = .stopped
         report(from: previous)
     }
 
+    /// Stops capture for good, restores the device and stops listening for hotplug, telling the delegate nothing:
+    /// for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it again.
+    public func close() {
+        tearDown()
+        state = .closed
+        monitor = nil
+        pendingDiscovery = nil
+    }
+
+    private var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
     /// Looks for the accelerometer without starting it, so that it can be named while stopped.
     public func refreshDiscovery() {
         guard case .stopped = state else { return }
+        // (A closed sensor is not `.stopped`: it looks for nothing.)
         do {
             let discovery = try AccelerometerDiscovery.discover(
                 uri: options.uri,
@@ -175,15 +187,17 @@ public final class AccelerometerSensor {
             let (found, reason) = pick(discovery)
             accelerometer = found
             if let found {
-                logger.info("accelerometer found: \(reason)", metadata: metadata(found))
+                var details = metadata(found)
+                details["reason"] = "\(reason)"
+                logger.info("accelerometer found", metadata: details)
             } else {
-                logger.notice("no accelerometer yet: \(reason)")
+                logger.notice("no accelerometer yet", metadata: ["reason": "\(reason)"])
             }
         } catch {
             accelerometer = nil
-            logger.notice("no accelerometer yet: \(error)")
+            logger.notice("no accelerometer yet", metadata: ["error": "\(error)"])
         }
-        onDiscovery?()
+        delegate.accelerometerDiscoveryChanged(at: options.location)
     }
 
     /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as
@@ -193,14 +207,19 @@ public final class AccelerometerSensor {
         let rejected = discovery.base == nil && discovery.accelerometers.contains { $0.location == .base }
         if rejected, discovery.baseReason != warnedRejection {
             warnedRejection = discovery.baseReason
-            logger.warning("\(discovery.baseReason); tablet mode does not come from the hinge")
+            logger.warning(
+                "the base accelerometer cannot be used: tablet mode does not come from the hinge",
+                metadata: ["reason": "\(discovery.baseReason)"]
+            )
         }
         return (discovery.base, discovery.baseReason)
     }
 
     private var wanted: Bool {
-        if case .stopped = state { return false }
-        return true
+        switch state {
+        case .stopped, .closed: false
+        case .absent, .capturing, .failed: true
+        }
     }
 
     private func attempt() {
@@ -218,7 +237,7 @@ public final class AccelerometerSensor {
             context = try IIOContext(uri: options.uri)
         } catch {
             lastError = "\(error)"
-            logger.notice("no accelerometer: \(error)")
+            logger.notice("no accelerometer", metadata: ["error": "\(error)"])
             return .absent
         }
         let discovery = AccelerometerDiscovery.discover(
@@ -230,11 +249,16 @@ public final class AccelerometerSensor {
         let (found, reason) = pick(discovery)
         guard let chosen = found, let device = context.device(named: chosen.id) else {
             lastError = reason
-            logger.notice("no accelerometer: \(reason)")
+            logger.notice("no accelerometer", metadata: ["reason": "\(reason)"])
             return .absent
         }
         accelerometer = chosen
-        for warning in chosen.warnings { logger.warning("\(warning)", metadata: ["device": "\(chosen.id)"]) }
+        for warning in chosen.warnings {
+            logger.warning(
+                "the accelerometer's attributes",
+                metadata: ["device": "\(chosen.id)", "problem": "\(warning)"]
+            )
+        }
         fellBack = false
         if chosen.canBuffer && !options.forcePolling, let buffered = startBuffered(device, chosen) {
             return buffered
@@ -253,10 +277,9 @@ public final class AccelerometerSensor {
                 idleRate: options.idleRate,
                 loop: loop,
                 logger: logger,
-                sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
-                failure: { [unowned self] error in self.captureFailed(error) }
+                owner: self
             )
-            let looks = try? loop.addRepeatingTimer(interval: options.pollFallback / 2) { [unowned self] in
+            bufferLooks = try? loop.addRepeatingTimer(interval: options.pollFallback / 2) { [unowned self] in
                 self.lookAtBuffer()
             }
             let watch = BufferWatch(
@@ -269,11 +292,12 @@ public final class AccelerometerSensor {
                 asleepOffset: asleepOffset,
                 revalidation: revalidation ? usableSamples : nil
             )
-            mode = .buffer
             logger.info("capturing through the buffer", metadata: metadata(chosen))
-            return .buffered(capture, looks: looks, watch: watch)
+            return .capturing(capture, watch: watch)
         } catch {
-            logger.warning("buffered capture failed, polling instead: \(error)", metadata: metadata(chosen))
+            var details = metadata(chosen)
+            details["error"] = "\(error)"
+            logger.warning("buffered capture failed, polling instead", metadata: details)
             fellBack = true
             return nil
         }
@@ -289,13 +313,10 @@ public final class AccelerometerSensor {
                 loop: loop,
                 logger: logger,
                 giveUpAfter: Self.readFailureLimit,
-                sink: { [unowned self] sample, quality in self.deliver(sample, quality) },
-                trouble: { [unowned self] error in self.lastError = "\(error)" },
-                failure: { [unowned self] error in self.captureFailed(error) }
+                owner: self
             )
-            mode = .poll
             logger.info("polling the accelerometer", metadata: metadata(chosen))
-            return .polled(capture)
+            return .capturing(capture, watch: nil)
         } catch {
             return failed(error)
         }
@@ -312,31 +333,36 @@ public final class AccelerometerSensor {
     /// length of every suspend.
     private var asleepOffset: Double { loop.bootTime - loop.now }
 
-    /// The hot path: counts, has the watch check the gap to the previous sample (no clock read: the samples carry
-    /// their time), and hands usable samples on.
-    private func deliver(_ sample: Sample, _ quality: ReadingQuality) {
+    /// A reading of the capture (the hot path): counts, has the watch check the gap to the previous sample (no
+    /// clock read: the samples carry their time), and hands usable samples to the delegate.
+    func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
-        if case .buffered(let capture, let looks, var watch) = state {
+        if case .capturing(let capture, var watch?) = state {
             let jump = watch.sample(at: sample.time)
-            state = .buffered(capture, looks: looks, watch: watch)
+            state = .capturing(capture, watch: watch)
             if let jump, pendingRevalidation == nil {
-                // Not from inside the capture's callback: at the next loop iteration.
+                // Not from inside the capture's delivery, which the re-validation replaces: at the next loop turn.
                 pendingRevalidation = try? loop.addTimer(at: loop.now) { [unowned self] in
                     self.pendingRevalidation = nil
-                    guard case .buffered(_, _, let watch) = self.state else { return }
+                    guard case .capturing(_, let watch?) = self.state else { return }
                     self.act(on: watch.revalidation(because: jump, usable: self.usableSamples))
                 }
             }
         }
         guard quality == .usable else {
             unusable(sample, quality)
-            if options.handsOnImplausibleReadings { sink(sample) }
+            if options.handsOnImplausibleReadings { delegate.accelerometer(at: options.location, captured: sample) }
             return
         }
         usableSamples += 1
         consecutiveFailures = 0
         if anomaly != nil { anomalyEnded() }
-        sink(sample)
+        delegate.accelerometer(at: options.location, captured: sample)
+    }
+
+    /// A read of the capture failed; it goes on reading, and the next good read recovers.
+    func captureHadTrouble(_ error: SensorError) {
+        lastError = "\(error)"
     }
 
     /// A reading of zeros or a clipped one: not handed on; a run of them lasting a second is logged once.
@@ -353,8 +379,8 @@ public final class AccelerometerSensor {
             : "the accelerometer reads at the limit of its range (saturated)"
         lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
         logger.warning(
-            "\(what): readings ignored until they are plausible again",
-            metadata: ["device": "\(accelerometer?.id ?? "?")"]
+            "implausible readings ignored until they are plausible again",
+            metadata: ["device": "\(accelerometer?.id ?? "?")", "problem": "\(what)"]
         )
     }
 
@@ -371,15 +397,15 @@ public final class AccelerometerSensor {
     /// A look at the buffer, every `PollFallbackSec=` / 2 while capturing through it: no syscall but the loop's
     /// cached clocks. The watch decides.
     private func lookAtBuffer() {
-        guard case .buffered(let capture, let looks, var watch) = state else { return }
+        guard case .capturing(let capture, var watch?) = state else { return }
         let verdict = watch.look(usable: usableSamples, asleepOffset: asleepOffset)
-        state = .buffered(capture, looks: looks, watch: watch)
+        state = .capturing(capture, watch: watch)
         act(on: verdict)
     }
 
     /// Carries out the watch's verdict on the buffer captured now.
     private func act(on verdict: BufferWatch.Verdict) {
-        guard case .buffered(let capture, _, _) = state, let accelerometer else { return }
+        guard case .capturing(let capture, _?) = state, let accelerometer else { return }
         switch verdict {
         case .keep:
             return
@@ -387,11 +413,11 @@ public final class AccelerometerSensor {
             // Disables and enables the buffer again (the fix for drivers that stop after a resume); a buffer
             // that cannot be set up again is replaced by polling at once.
             pendingRevalidation = nil
-            logger.info(
-                "\(explain(cause)): disabling and enabling the buffer again",
-                metadata: metadata(accelerometer)
-            )
+            var details = metadata(accelerometer)
+            details["reason"] = "\(explain(cause))"
+            logger.info("disabling and enabling the buffer again", metadata: details)
             capture.stop()
+            bufferLooks = nil
             pace = .full
             let previous = status
             state =
@@ -399,9 +425,12 @@ public final class AccelerometerSensor {
                 ?? startPolling(capture.device, accelerometer)
             report(from: previous)
         case .fallBack(let cause):
-            logger.warning("\(explain(cause)): polling instead", metadata: metadata(accelerometer))
+            var details = metadata(accelerometer)
+            details["reason"] = "\(explain(cause))"
+            logger.warning("the buffer does not deliver: polling instead", metadata: details)
             pendingRevalidation = nil
             capture.stop()
+            bufferLooks = nil
             fellBack = true
             pace = .full
             let previous = status
@@ -430,12 +459,14 @@ public final class AccelerometerSensor {
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
-    private func captureFailed(_ error: SensorError) {
+    /// The capture ended: a device gone makes the sensor absent, another error failed (retried).
+    func captureFailed(_ error: SensorError) {
+        guard wanted else { return }
         lastError = "\(error)"
         let previous = status
         tearDown()
         if error.isDeviceGone {
-            logger.notice("the accelerometer is gone: \(error)")
+            logger.notice("the accelerometer is gone", metadata: ["error": "\(error)"])
             state = .absent
         } else {
             state = failed(error)
@@ -448,7 +479,10 @@ public final class AccelerometerSensor {
         lastError = "\(error)"
         consecutiveFailures += 1
         let delay = consecutiveFailures < 5 ? 1.0 : 10.0
-        logger.error("accelerometer capture failed, retrying in \(delay) s: \(error)")
+        logger.error(
+            "accelerometer capture failed, retrying",
+            metadata: ["error": "\(error)", "retry_in": "\(Self.seconds(delay)) s"]
+        )
         let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
         return .failed(retry: retry)
     }
@@ -460,7 +494,7 @@ public final class AccelerometerSensor {
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
-            onDiscovery?()
+            delegate.accelerometerDiscoveryChanged(at: options.location)
         case .add, .change, .bind:
             if case .stopped = state, accelerometer == nil {
                 refreshDiscovery()
@@ -480,20 +514,16 @@ public final class AccelerometerSensor {
     /// Stops the capture and releases the timers that belong to no state; the caller then sets the state, which
     /// releases the sources of the old one.
     private func tearDown() {
-        switch state {
-        case .buffered(let capture, _, _): capture.stop()
-        case .polled(let capture): capture.stop()
-        case .stopped, .absent, .failed: break
-        }
-        mode = nil
+        if case .capturing(let capture, _) = state { capture.stop() }
+        bufferLooks = nil
         pace = .full
         pendingRevalidation = nil
         anomaly = nil
     }
 
-    private func report(from previous: Status) {
+    private func report(from previous: SensorState) {
         let current = status
         guard current != previous else { return }
-        onStatusChange?(previous, current)
+        delegate.accelerometer(at: options.location, changedStatusFrom: previous, to: current)
     }
 }

@@ -15,7 +15,7 @@ import Glibc
 /// At the idle pace (``setPace(_:)``) the device samples at the lowest frequency it offers at or above the idle
 /// rate, and the buffer (whose size libiio also writes as the FIFO's `buffer/watermark`) holds that frequency's
 /// scans of one idle period, so that the kernel wakes the process about `IdleRate=` times a second.
-final class BufferedCapture {
+final class BufferedCapture: Capture {
     /// The longest the scans of one wake-up may wait in the FIFO at the full pace: the buffer (and so the watermark)
     /// holds this much of the full frequency's scans, at least one and at most ``maximumFullScans``.
     private static let fullPaceWait = 0.05
@@ -25,12 +25,13 @@ final class BufferedCapture {
 
     /// The device captured.
     let device: IIODevice
+    var mode: CaptureMode { .buffer }
     private let layout: ScanLayout
     private let calibration: Calibration
     private let loop: EventLoop
-    private let sink: (Sample, ReadingQuality) -> Void
+    /// The sensor that made this capture: it takes every scan, and the capture's failure.
+    private unowned let owner: AccelerometerSensor
     private let check: RawReadingCheck
-    private let failure: (SensorError) -> Void
     private let settings: DeviceSettings
     private let accelerometer: Accelerometer
     private let logger: Logger
@@ -66,14 +67,12 @@ final class BufferedCapture {
         idleRate: Double,
         loop: EventLoop,
         logger: Logger,
-        sink: @escaping (Sample, ReadingQuality) -> Void,
-        failure: @escaping (SensorError) -> Void
+        owner: AccelerometerSensor
     ) throws(SensorError) {
         self.device = device
         self.calibration = accelerometer.calibration
         self.loop = loop
-        self.sink = sink
-        self.failure = failure
+        self.owner = owner
         self.accelerometer = accelerometer
         self.logger = logger
         self.rate = rate
@@ -155,7 +154,7 @@ final class BufferedCapture {
     ///
     /// - Returns: false when the driver refuses the frequency of the idle pace (a write error, or it reads back
     ///   another value): the capture is at the full pace then. A failure to enable the buffer again ends in the
-    ///   capture's `failure`.
+    ///   sensor's `captureFailed(_:)`.
     @discardableResult
     func setPace(_ new: SensorPace) -> Bool {
         guard new != pace, buffer != nil else { return true }
@@ -188,7 +187,7 @@ final class BufferedCapture {
             // Not from inside the sample's delivery: at the next loop iteration.
             pendingFailure = try? loop.addTimer(at: loop.now) { [unowned self] in
                 self.pendingFailure = nil
-                self.failure(error)
+                self.owner.captureFailed(error)
             }
         }
         return accepted
@@ -221,7 +220,7 @@ final class BufferedCapture {
             if count == -Int(EINTR) { continue }
             guard count > 0, let start = iio_buffer_start(buffer) else {
                 let code = count == 0 ? EIO : Int32(-count)
-                failure(SensorError.call("iio_buffer_refill", device: device.id, errno: Errno(code)))
+                owner.captureFailed(SensorError.call("iio_buffer_refill", device: device.id, errno: Errno(code)))
                 return
             }
             consume(UnsafeRawPointer(start), count: count, generation: bufferGeneration)
@@ -263,9 +262,9 @@ final class BufferedCapture {
         let raw = layout.decode(scan)
         let time = raw.timestamp.map { Double($0) / 1_000_000_000 } ?? loop.now
         scansReceived += 1
-        sink(
+        owner.captured(
             Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)),
-            check.quality(x: raw.x, y: raw.y, z: raw.z)
+            quality: check.quality(x: raw.x, y: raw.y, z: raw.z)
         )
     }
 }

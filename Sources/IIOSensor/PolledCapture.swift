@@ -12,15 +12,16 @@ import Glibc
 /// rate while the sensor's owner says the device is still (``setPace(_:)``).
 ///
 /// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
-final class PolledCapture {
-    private let device: IIODevice
+final class PolledCapture: Capture {
+    /// The device polled.
+    let device: IIODevice
+    var mode: CaptureMode { .poll }
     private let attributes: (RawAttribute, RawAttribute, RawAttribute)
     private let calibration: Calibration
     private let loop: EventLoop
     private let logger: Logger
-    private let sink: (Sample, ReadingQuality) -> Void
-    private let failure: (SensorError) -> Void
-    private let trouble: (SensorError) -> Void
+    /// The sensor that made this capture: it takes every reading, the passing read errors and the final failure.
+    private unowned let owner: AccelerometerSensor
     private let check: RawReadingCheck
     private let giveUpAfter: Double
     /// Seconds between ticks at the full rate and at the idle rate.
@@ -38,8 +39,9 @@ final class PolledCapture {
 
     /// Starts polling at `rate` samples per second (`idleRate` once ``setPace(_:)`` says idle).
     ///
-    /// A read that fails is logged once and handed to `trouble`; polling goes on, and the next good read
-    /// recovers. Reads that keep failing for `giveUpAfter` seconds (or a device that is gone) end in `failure`.
+    /// A read that fails is logged once and handed to the sensor's `captureHadTrouble(_:)`; polling goes on, and
+    /// the next good read recovers. Reads that keep failing for `giveUpAfter` seconds (or a device that is gone)
+    /// end in its `captureFailed(_:)`.
     /// - Throws: ``SensorError`` when the raw attributes cannot be read at all, or no timer can be made.
     init(
         device: IIODevice,
@@ -49,9 +51,7 @@ final class PolledCapture {
         loop: EventLoop,
         logger: Logger,
         giveUpAfter: Double,
-        sink: @escaping (Sample, ReadingQuality) -> Void,
-        trouble: @escaping (SensorError) -> Void,
-        failure: @escaping (SensorError) -> Void
+        owner: AccelerometerSensor
     ) throws(SensorError) {
         guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z")
         else {
@@ -71,9 +71,7 @@ final class PolledCapture {
         calibration = accelerometer.calibration
         self.loop = loop
         self.logger = logger
-        self.sink = sink
-        self.failure = failure
-        self.trouble = trouble
+        self.owner = owner
         self.giveUpAfter = giveUpAfter
         fullInterval = 1 / rate
         idleInterval = 1 / min(max(idleRate, 1), rate)
@@ -106,11 +104,13 @@ final class PolledCapture {
     }
 
     /// Polls at the idle rate or at the full rate from now on; the next tick is one new interval away.
-    func setPace(_ new: SensorPace) {
-        guard new != pace else { return }
+    /// - Returns: true: a timer takes any pace.
+    func setPace(_ new: SensorPace) -> Bool {
+        guard new != pace else { return true }
         pace = new
         deadline = loop.now + (new == .idle ? idleInterval : fullInterval)
         timer?.schedule(at: deadline)
+        return true
     }
 
     private func closeAttributes() {
@@ -135,27 +135,27 @@ final class PolledCapture {
                 failingSince = nil
             }
             samplesRead += 1
-            sink(
+            owner.captured(
                 Sample(time: loop.now, acceleration: calibration.apply(x: x, y: y, z: z)),
-                check.quality(x: x, y: y, z: z)
+                quality: check.quality(x: x, y: y, z: z)
             )
         } catch {
             if error.isDeviceGone {
-                failure(error)
+                owner.captureFailed(error)
             } else if let since = failingSince {
                 guard loop.now - since >= giveUpAfter else { return }
                 failingSince = nil
                 var lasting = error
                 lasting.detail = "reads failed for \(giveUpAfter) s"
-                failure(lasting)
+                owner.captureFailed(lasting)
             } else {
                 // EIO and the like: say it once, keep polling; the next good read recovers.
                 failingSince = loop.now
                 logger.warning(
-                    "cannot read the accelerometer, still trying for \(giveUpAfter) s: \(error)",
-                    metadata: ["device": "\(device.id)"]
+                    "cannot read the accelerometer, still trying",
+                    metadata: ["device": "\(device.id)", "error": "\(error)", "give_up_after": "\(giveUpAfter) s"]
                 )
-                trouble(error)
+                owner.captureHadTrouble(error)
             }
         }
     }

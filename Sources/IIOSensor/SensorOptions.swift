@@ -1,7 +1,7 @@
 public import OrientationCore
 
 /// How to find and read the accelerometer (CONFIG.md `[Sensor]`).
-public struct SensorOptions: Sendable {
+public struct SensorOptions: Sendable, Equatable {
     /// A libiio URI; nil for the local machine.
     public var uri: String?
     /// A device to use instead of choosing: id, name, label or sysfs path.
@@ -53,5 +53,14 @@ public struct SensorOptions: Sendable {
         options.device = nil
         options.mountMatrix = nil
         return options
+    }
+}
+
+extension SensorOptions {
+    /// Whether a sensor reading with `old` options must be replaced to read with these: every option says how the
+    /// accelerometer is found or read, so any difference does. Compared as a whole (``SensorOptions`` is
+    /// `Equatable`), so that an option added later restarts the sensor too.
+    public func requiresNewSensor(comparedWith old: SensorOptions) -> Bool {
+        self != old
     }
 }

@@ -9,12 +9,13 @@ extension Daemon: StatusSource {
     /// the sensor, the settings in force, the control server's connections, the tablet-mode switches and the
     /// D-Bus service.
     func statusReport() -> StatusReport {
-        let report = Self.report(of: sensor, status: engine.sensorState, rate: settings.sensor.rate)
+        let sensors = engine.sensors
+        let report = Self.report(of: sensors.display, status: engine.sensorState, rate: settings.sensor.rate)
         // The base sensor is named only when there is one (or it failed): most machines have none.
-        let baseStatus = SensorState(rawValue: baseSensor.status.rawValue) ?? .stopped
+        let baseStatus = sensors.base.status
         let base =
-            baseSensor.accelerometer == nil && baseStatus != .failed
-            ? nil : Self.report(of: baseSensor, status: baseStatus, rate: settings.sensor.rate)
+            sensors.base.accelerometer == nil && baseStatus != .failed
+            ? nil : Self.report(of: sensors.base, status: baseStatus, rate: settings.sensor.rate)
         return StatusReport(
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
@@ -36,8 +37,7 @@ extension Daemon: StatusSource {
     }
 
     /// What `status` says of one sensor: its device, calibration, mode and counters.
-    private static func report(of sensor: AccelerometerSensor, status: SensorState, rate: Double) -> StatusReport.Sensor
-    {
+    private static func report(of sensor: any EngineSensor, status: SensorState, rate: Double) -> StatusReport.Sensor {
         let accelerometer = sensor.accelerometer
         let calibration = accelerometer?.calibration
         return StatusReport.Sensor(

@@ -10,26 +10,21 @@ import TabletMode
 import Glibc
 #endif
 
-/// orientd's daemon: one sd-event loop with the sensor's sources, the control socket and its
-/// connections, and the signal sources; see ARCHITECTURE.md.
+/// orientd's daemon: one sd-event loop with the sensors' sources, the control socket and its
+/// connections, and the signal sources; see docs/architecture.md.
 ///
-/// It makes the parts and wires them: the sensor's samples, status and discoveries and the tablet-mode switch go
-/// to the ``Engine``; the control server's requests to ``ControlRequests``; the engine's events to the control
-/// server; its changes to sd_notify and the D-Bus service. It builds `status` from the parts that own what it
-/// reports, and applies a reloaded configuration to each of them.
+/// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
+/// made: the ``Engine`` its ``EngineOutput`` (``DaemonEngineOutput``: the control server, sd_notify, the D-Bus
+/// service, the page trimmer) and its sensors' factory (the engine is their delegate); the control server the
+/// engine and ``ControlRequests``; the tablet-mode switch the engine. It builds `status` from the parts that own
+/// what it reports, and hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop
     private let logger: Logger
     let engine: Engine
+    private let output: DaemonEngineOutput
     private let requests: ControlRequests
-    private(set) var sensor: AccelerometerSensor
-    /// The base accelerometer of a convertible with two, for the hinge angle: started and stopped with ``sensor``.
-    private(set) var baseSensor: AccelerometerSensor
-    /// The base sensor's sample times on the display's clock, for the hinge.
-    private let clocks = SensorClocks()
     private(set) var tabletModeMonitor: TabletModeMonitor?
-    /// Whether the daemon said that `AutoRotate=tablet-mode` rotates as `always` for want of a switch.
-    private var saidNoSwitch = false
     private(set) var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
@@ -67,30 +62,20 @@ public final class Daemon {
         }
         startTime = loop.now
         trimmer = PageTrimmer(loop: loop, logger: logger)
-        let store = StateStore(directory: settings.stateDirectory, logger: logger)
+        output = DaemonEngineOutput(trimmer: trimmer)
         do {
-            engine = try Engine(settings: settings, store: store, logger: logger)
+            engine = try Engine(
+                settings: settings,
+                store: StateStore(directory: settings.stateDirectory, logger: logger),
+                logger: logger,
+                output: output,
+                sensorFactory: AccelerometerSensorFactory(loop: loop, logger: logger)
+            )
         } catch {
             throw DaemonError(.policy, "bad policy settings: \(error)")
         }
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
-        sensor = Self.makeSensor(
-            .display,
-            options: settings.sensor,
-            loop: loop,
-            engine: engine,
-            clocks: clocks,
-            logger: logger
-        )
-        baseSensor = Self.makeSensor(
-            .base,
-            options: settings.sensor,
-            loop: loop,
-            engine: engine,
-            clocks: clocks,
-            logger: logger
-        )
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -104,20 +89,14 @@ public final class Daemon {
                 logger: logger
             )
             self.server = server
-            engine.broadcast = { [unowned server] line in server.broadcast(line) }
+            output.server = server
         } catch {
             throw DaemonError(.controlSocket, "cannot watch the control socket: \(error)")
         }
-        engine.onStateChange = { state in Self.notify(status: state) }
-        engine.onSettle = { [unowned trimmer] in trimmer.request() }
         if settings.sensorProxyCompat {
             let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
             sensorProxy = service
-            engine.onStateChange = { [unowned service] state in
-                Self.notify(status: state)
-                service.refresh()
-            }
-            engine.onTiltChange = { [unowned service] in service.refresh() }
+            output.sensorProxy = service
         }
         do {
             for signal in [SIGTERM, SIGINT] {
@@ -129,65 +108,31 @@ public final class Daemon {
             throw DaemonError(.signals, "cannot handle signals: \(error)")
         }
         let monitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned self] tabletMode in
-            self.engine.tabletModeChanged(to: tabletMode)
-            self.sayIfNoSwitch()
+            self.switchChanged(to: tabletMode)
         }
         tabletModeMonitor = monitor
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
-        engine.tabletModeChanged(to: monitor.tabletMode)
-        sayIfNoSwitch()
+        switchChanged(to: monitor.tabletMode)
         requests.status = self
+    }
+
+    /// The tablet-mode switch changed, appeared or went.
+    private func switchChanged(to tabletMode: Bool?) {
+        engine.switchChanged(to: tabletMode)
+        sayIfNothingTellsTabletMode()
     }
 
     /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
     /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
     /// start, on reload, or when the last source goes).
-    private func sayIfNoSwitch() {
-        guard settings.autoRotate == .tabletMode, engine.tabletMode == nil, !saidNoSwitch else { return }
-        saidNoSwitch = true
-        let hinge =
-            baseSensor.accelerometer == nil
-            ? "no base accelerometer for the hinge angle"
-            : "the hinge angle has not decided yet"
+    private func sayIfNothingTellsTabletMode() {
+        guard engine.shouldSayNothingTellsTabletMode() else { return }
         logger.notice(
-            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found and \(hinge): rotating as with 'always' until tablet mode is known"
+            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until tablet mode is known",
+            metadata: [
+                "hinge": "\(engine.sensors.base.accelerometer == nil ? "no base accelerometer" : "not decided yet")"
+            ]
         )
-    }
-
-    /// The sensor of the accelerometer at `location` for the display's `options`, feeding `engine`, discovered but
-    /// stopped: the display one drives the orientation (each sample's delay, from the loop's cached clock with no
-    /// system call, goes to `clocks`); the base one feeds the hinge, its times put on the display's clock, and its
-    /// messages carry `sensor=base`.
-    private static func makeSensor(
-        _ location: SensorLocation,
-        options: SensorOptions,
-        loop: EventLoop,
-        engine: Engine,
-        clocks: SensorClocks,
-        logger: Logger
-    ) -> AccelerometerSensor {
-        let isBase = location == .base
-        var logger = logger
-        if isBase { logger[metadataKey: "sensor"] = "base" }
-        let sensor = AccelerometerSensor(loop: loop, options: isBase ? options.forBase : options, logger: logger) {
-            [unowned engine, unowned loop] sample in
-            if isBase {
-                engine.handleBase(clocks.base(sample, now: loop.now))
-            } else {
-                clocks.display(sample, now: loop.now)
-                engine.handle(sample)
-            }
-        }
-        if isBase { engine.baseSensor = sensor } else { engine.sensor = sensor }
-        sensor.onStatusChange = { [unowned engine] _, current in
-            if current != .active { clocks.reset() }
-            if isBase { engine.baseSensorStatusChanged(to: current) } else { engine.sensorStatusChanged(to: current) }
-        }
-        sensor.onDiscovery = { [unowned engine] in
-            if isBase { engine.baseSensorDiscoveryChanged() } else { engine.sensorDiscoveryChanged() }
-        }
-        sensor.refreshDiscovery()
-        return sensor
     }
 
     /// Serves until SIGTERM or SIGINT; then stops the sensor (restoring the device), closes the
@@ -257,7 +202,6 @@ public final class Daemon {
         }
         server?.maxClients = new.maxClients
         server?.outputLimit = new.outputLimit
-        if !Self.sameSensorOptions(old.sensor, new.sensor) { restartSensor(options: new.sensor) }
         if new.socketPath != old.socketPath {
             logger.notice(
                 "Socket= changed: it takes effect at the next restart",
@@ -270,41 +214,8 @@ public final class Daemon {
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
-        sayIfNoSwitch()
+        sayIfNothingTellsTabletMode()
         logger.info("configuration reloaded")
-    }
-
-    /// Replaces the sensor with one using `options`, running if someone is generating.
-    private func restartSensor(options: SensorOptions) {
-        let running = engine.generatingConnections > 0
-        for old in [sensor, baseSensor] {
-            old.onStatusChange = nil
-            old.onDiscovery = nil
-            old.stop()
-        }
-        sensor = Self.makeSensor(.display, options: options, loop: loop, engine: engine, clocks: clocks, logger: logger)
-        baseSensor = Self.makeSensor(
-            .base,
-            options: options,
-            loop: loop,
-            engine: engine,
-            clocks: clocks,
-            logger: logger
-        )
-        if running {
-            sensor.start()
-            baseSensor.start()
-        }
-        logger.info(
-            "the sensor options changed",
-            metadata: ["sensor": "\(running ? "restarted" : "stopped, starts with them")"]
-        )
-    }
-
-    private static func sameSensorOptions(_ a: SensorOptions, _ b: SensorOptions) -> Bool {
-        a.uri == b.uri && a.device == b.device && a.rate == b.rate && a.idleRate == b.idleRate
-            && a.pollFallback == b.pollFallback
-            && a.mountMatrix == b.mountMatrix && a.forcePolling == b.forcePolling
     }
 
     private func shutDown(signal: Int32) {
@@ -314,15 +225,13 @@ public final class Daemon {
         loop.exit(code: 0)
     }
 
+    /// Stops the sensors (the clients hear that the display's stopped), restoring the devices, then closes the
+    /// connections and the socket. Nothing goes to sd_notify or the bus any more.
     private func shutDownNow() {
-        engine.onStateChange = { _ in }
-        engine.onTiltChange = {}
-        sensor.onDiscovery = nil
-        baseSensor.onStatusChange = nil
-        baseSensor.onDiscovery = nil
+        output.notifiesSystemd = false
         sensorProxy = nil
-        sensor.stop()
-        baseSensor.stop()
+        engine.sensors.display.stop()
+        engine.sensors.close()
         server?.shutDown()
         server = nil
     }
@@ -348,12 +257,5 @@ public final class Daemon {
                     + "--socket /tmp/orientd.sock --state-dir /tmp/orientd-state"
             )
         }
-    }
-
-    private static func notify(status state: OrientationState) {
-        let text =
-            "STATUS=device \(state.device.wireName), interface \(state.interface.wireName), sensor \(state.sensor.rawValue)"
-            + (state.lock.map { ", locked to \($0)" } ?? "")
-        sd_notify(0, text)
     }
 }

@@ -1,27 +1,5 @@
 public import OrientationCore
 
-/// The sensor's status as the protocol reports it.
-public enum SensorState: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Capturing: someone is generating.
-    case active
-    /// Nobody is generating.
-    case stopped
-    /// No display accelerometer.
-    case absent
-    /// The last error is in `status`.
-    case failed
-}
-
-/// What tablet mode comes from (PROTOCOL.md `tablet_mode_source`), strongest first.
-public enum TabletModeSource: String, Sendable, Hashable, Codable, CaseIterable {
-    /// `orientctl tablet-mode on|off`: wins over everything else.
-    case manual
-    /// A `SW_TABLET_MODE` switch.
-    case `switch`
-    /// The hinge angle between two accelerometers.
-    case hinge
-}
-
 /// The values a client needs to apply a rotation (ORIENTATION.md, display transforms).
 public struct DisplayTransform: Sendable, Hashable, Codable {
     /// `wl_output` transform, 0–3.

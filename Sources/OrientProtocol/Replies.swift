@@ -1,3 +1,4 @@
+public import OrientationCore
 /// The result of `begin`: this connection's count after the call and the state.
 public struct BeginResult: Sendable, Hashable, Codable {
     public var count: Int

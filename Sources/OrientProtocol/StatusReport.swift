@@ -1,3 +1,4 @@
+public import OrientationCore
 /// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
 public struct StatusReport: Sendable, Hashable, Codable {
     /// What is known of the accelerometer.

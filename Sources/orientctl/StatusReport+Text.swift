@@ -1,5 +1,6 @@
 import OrientClient
 import OrientProtocol
+import OrientationCore
 
 extension StatusReport {
     /// The report for people: one `name: value` line per item, the sensor's details indented.

@@ -17,17 +17,11 @@ struct Probe {
         } catch {
             throw CommandFailure("\(error)")
         }
-        var first: Sample?
-        var samples = 0
         // The probe shows what the sensor reads, zeros and clipped readings included.
         var options = options
         options.handsOnImplausibleReadings = true
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
-            samples += 1
-            if first == nil { first = sample }
-            // A few samples after the first, so that polling (if it took over) shows too.
-            if samples >= 3 { loop.exit(code: 0) }
-        }
+        let reader = FirstSamples(loop: loop)
+        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
         var sources: [AnyObject] = []
         var interrupted = false
         do {
@@ -52,7 +46,7 @@ struct Probe {
         sensor.stop()
         withExtendedLifetime(sources) {}
         if interrupted { throw CommandFailure("probe interrupted; the accelerometer is stopped and restored") }
-        guard let first, let mode else {
+        guard let first = reader.first, let mode else {
             throw CommandFailure(
                 "probe: no sample within \(options.pollFallback + 1.5) s (\(sensor.lastError ?? "no error reported"))"
             )
@@ -63,5 +57,23 @@ struct Probe {
         }
         text += "; first sample \(Sensors.vector(first.acceleration)) m/s²\n"
         print(text, terminator: "")
+    }
+}
+
+/// Keeps the probe's first sample, and ends the loop a few samples later, so that polling (if it took over) shows
+/// too.
+private final class FirstSamples: AccelerometerSensorDelegate {
+    private let loop: EventLoop
+    private(set) var first: Sample?
+    private var count = 0
+
+    init(loop: EventLoop) {
+        self.loop = loop
+    }
+
+    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+        count += 1
+        if first == nil { first = sample }
+        if count >= 3 { loop.exit(code: 0) }
     }
 }

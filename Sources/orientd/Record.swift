@@ -51,28 +51,16 @@ struct Record: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        // No sample arrives before the loop runs, so the trace is opened once the sensor says what it found.
-        var sink: TraceSink?
-        let clocks = SensorClocks()
-        let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger) { sample in
-            clocks.display(sample, now: loop.now)
-            sink?.write(sample)
-        }
+        let writer = TraceRecording(loop: loop, logger: logger)
+        let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: writer)
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
-        let baseRecorder = AccelerometerSensor(loop: loop, options: options.forBase, logger: baseLogger) { sample in
-            sink?.writeBase(clocks.base(sample, now: loop.now))
-        }
-        recorder.onStatusChange = { previous, current in
-            switch current {
-            case .absent where previous == .active:
-                logger.warning("the accelerometer is gone; waiting for it to return")
-            case .active where previous != .stopped:
-                logger.notice("the accelerometer is back; recording again")
-            default:
-                break
-            }
-        }
+        let baseRecorder = AccelerometerSensor(
+            loop: loop,
+            options: options.forBase,
+            logger: baseLogger,
+            delegate: writer
+        )
         var sources: [AnyObject] = []
         do {
             for signal in Signals.handled {
@@ -97,7 +85,7 @@ struct Record: ParsableCommand {
         let base = baseRecorder.status == .active ? baseRecorder.accelerometer : nil
         if base == nil { baseRecorder.stop() }
         do {
-            sink = try TraceSink(
+            writer.sink = try TraceSink(
                 path: output,
                 rateHz: recorder.mode == .buffer ? chosen.chooseFrequency(atLeast: options.rate) : options.rate,
                 withBase: base != nil
@@ -124,9 +112,9 @@ struct Record: ParsableCommand {
         }
         recorder.stop()
         baseRecorder.stop()
-        sink?.finish()
+        writer.sink?.finish()
         withExtendedLifetime(sources) {}
-        logger.info("recording finished", metadata: ["samples": "\(sink?.samples ?? 0)"])
+        logger.info("recording finished", metadata: ["samples": "\(writer.sink?.samples ?? 0)"])
         if code != 0 { throw ExitCode(code) }
     }
 }
@@ -183,6 +171,43 @@ final class TraceSink {
         } catch {
             failed = true
             try? FileDescriptor.standardError.writeAll("orientd: error: cannot write the trace: \(error)\n")
+        }
+    }
+}
+
+/// Writes both sensors' samples to the trace, the base's on the display's clock, and says when the display
+/// accelerometer goes and returns.
+private final class TraceRecording: AccelerometerSensorDelegate {
+    private let loop: EventLoop
+    private let logger: Logger
+    private let clocks = SensorClocks()
+    /// The trace, opened once the sensors say what they found (no sample arrives before the loop runs).
+    var sink: TraceSink?
+
+    init(loop: EventLoop, logger: Logger) {
+        self.loop = loop
+        self.logger = logger
+    }
+
+    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+        switch location {
+        case .display:
+            clocks.display(sample, now: loop.now)
+            sink?.write(sample)
+        case .base:
+            sink?.writeBase(clocks.base(sample, now: loop.now))
+        }
+    }
+
+    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+        guard location == .display else { return }
+        switch current {
+        case .absent where previous == .active:
+            logger.warning("the accelerometer is gone; waiting for it to return")
+        case .active where previous != .stopped:
+            logger.notice("the accelerometer is back; recording again")
+        default:
+            break
         }
     }
 }

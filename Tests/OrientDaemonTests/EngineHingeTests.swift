@@ -34,7 +34,7 @@ import Testing
     @Test func theHingeAngleAndTabletModeAreInTheState() throws {
         try withGeneratingConvertible { rig in
             #expect(
-                (rig.engine.baseSensor as? FakeSensor)?.status == .active,
+                (rig.engine.sensors.base as? FakeSensor)?.status == .active,
                 "the base sensor starts with the display one"
             )
             for (angle, tablet) in [(90.0, false), (187.5, false), (270.0, true), (330.0, true), (180.0, true)] {
@@ -99,12 +99,12 @@ import Testing
         try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             #expect(rig.engine.state.tabletModeSource == .hinge)
-            rig.engine.tabletModeChanged(to: false)
+            rig.engine.switchChanged(to: false)
             #expect(rig.engine.state.tabletMode == false)
             #expect(rig.engine.state.tabletModeSource == .switch)
             rig.holdHinge(at: 310)
             #expect(rig.engine.state.tabletMode == false, "the switch still says laptop")
-            rig.engine.tabletModeChanged(to: nil)
+            rig.engine.switchChanged(to: nil)
             #expect(rig.engine.state.tabletMode == true, "the switch went: the hinge decides again")
             #expect(rig.engine.state.tabletModeSource == .hinge)
         }
@@ -115,7 +115,7 @@ import Testing
             rig.holdHinge(at: 300)
             rig.request(#"{"id":2,"method":"end"}"#, from: client)
             #expect(
-                (rig.engine.baseSensor as? FakeSensor)?.status == .stopped,
+                (rig.engine.sensors.base as? FakeSensor)?.status == .stopped,
                 "the base sensor stops with the display one"
             )
             #expect(rig.engine.state.hinge == nil)
@@ -128,7 +128,7 @@ import Testing
         try withGeneratingConvertible { rig in
             rig.holdHinge(at: 300)
             _ = rig.takeEvents()
-            let base = try #require(rig.engine.baseSensor as? FakeSensor)
+            let base = try #require(rig.engine.sensors.base as? FakeSensor)
             base.report(.absent)
             let events = rig.takeEvents()
             #expect(events.map(\.name) == [.tabletMode])
@@ -187,14 +187,14 @@ import Testing
             )
             rig.request(#"{"id":1,"method":"begin"}"#, from: client)
             rig.holdHinge(at: 100)
-            rig.engine.tabletModeChanged(to: false)
+            rig.engine.switchChanged(to: false)
             _ = rig.takeEvents()
 
             let on = rig.request(#"{"id":2,"method":"tablet-mode","params":{"mode":"on"}}"#, from: client)
             #expect(on.reply.contains(#""tablet_mode":true"#) && on.reply.contains(#""tablet_mode_source":"manual""#))
             #expect(on.events.first?.name == .tabletMode)
             #expect(on.events.first?.previousTabletMode == false)
-            rig.engine.tabletModeChanged(to: false)
+            rig.engine.switchChanged(to: false)
             rig.holdHinge(at: 90)
             #expect(rig.engine.state.tabletMode == true, "neither the switch nor the hinge overrides it")
 
@@ -203,7 +203,7 @@ import Testing
             let again = rig.request(#"{"id":4,"method":"tablet-mode","params":{"mode":"off"}}"#, from: client)
             #expect(again.events.isEmpty, "the same setting again is no change")
 
-            rig.engine.tabletModeChanged(to: nil)
+            rig.engine.switchChanged(to: nil)
             rig.holdHinge(at: 300)
             #expect(rig.engine.state.tabletModeSource == .manual)
             let auto = rig.request(#"{"id":5,"method":"tablet-mode","params":{"mode":"auto"}}"#, from: client)

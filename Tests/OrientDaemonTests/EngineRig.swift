@@ -12,9 +12,9 @@ import Glibc
 #endif
 
 /// The sensor as the engine sees it, for unit tests of the engine: it starts and stops at once, as
-/// ``AccelerometerSensor`` does, and reports its status changes the way the daemon wires them.
+/// ``AccelerometerSensor`` does, and reports its status changes to the delegate it was made with.
 final class FakeSensor: EngineSensor {
-    private(set) var status = AccelerometerSensor.Status.stopped
+    private(set) var status = SensorState.stopped
     /// The accelerometer found; nil: the machine has none (starting makes the sensor `absent`).
     var accelerometer: Accelerometer?
     private(set) var starts = 0
@@ -23,8 +23,16 @@ final class FakeSensor: EngineSensor {
     private(set) var pace = SensorPace.full
     /// Every pace change the engine asked for, in order.
     private(set) var paces: [SensorPace] = []
-    /// The daemon's wiring: the status change goes to the engine.
-    var onStatusChange: (AccelerometerSensor.Status) -> Void = { _ in }
+    /// Whether the engine closed it (it then reports nothing).
+    private(set) var isClosed = false
+    /// Which accelerometer it stands for; set by the factory.
+    fileprivate(set) var location = SensorLocation.display
+    /// The engine, as the sensor factory hands it over.
+    fileprivate weak var delegate: (any AccelerometerSensorDelegate)?
+    var mode: CaptureMode? { status == .active ? .poll : nil }
+    var fellBack: Bool { false }
+    var samplesRead: Int { 0 }
+    var lastError: String? { nil }
 
     /// A display accelerometer with the identity matrix.
     static let displayAccelerometer = Accelerometer(
@@ -69,28 +77,106 @@ final class FakeSensor: EngineSensor {
         report(.stopped)
     }
 
+    func close() {
+        status = .stopped
+        isClosed = true
+    }
+
+    func refreshDiscovery() {
+        guard !isClosed else { return }
+        delegate?.accelerometerDiscoveryChanged(at: location)
+    }
+
     func setPace(_ new: SensorPace) {
         pace = new
         paces.append(new)
     }
 
     /// The status becomes `new` (a device removed: `.absent`; a failed capture: `.failed`).
-    func report(_ new: AccelerometerSensor.Status) {
-        guard new != status else { return }
+    func report(_ new: SensorState) {
+        guard new != status, !isClosed else { return }
+        let previous = status
         status = new
-        onStatusChange(new)
+        delegate?.accelerometer(at: location, changedStatusFrom: previous, to: new)
     }
 }
 
-/// An engine with a fake sensor, a real state store in a temporary directory, and the events it broadcasts.
+/// Hands the engine the rig's fake sensors: the display's, and the base's (one without an accelerometer unless the
+/// test gives one).
+final class FakeSensorFactory: SensorFactory {
+    private var display: FakeSensor?
+    private var base: FakeSensor?
+    /// Every sensor made, in order: the rig's two first, then replacements with the same accelerometers.
+    private(set) var made: [FakeSensor] = []
+
+    init(display: FakeSensor, base: FakeSensor?) {
+        self.display = display
+        self.base = base ?? FakeSensor(accelerometer: nil)
+    }
+
+    /// The rig's sensor for the location the first time; a new one with the same accelerometer after that (the
+    /// engine replaced its sensors).
+    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+        let isBase = options.location == .base
+        let given = isBase ? base : display
+        let sensor =
+            given.map { $0.isClosed ? FakeSensor(accelerometer: $0.accelerometer) : $0 }
+            ?? FakeSensor(accelerometer: nil)
+        if isBase { base = sensor } else { display = sensor }
+        sensor.location = options.location
+        sensor.delegate = delegate
+        made.append(sensor)
+        return sensor
+    }
+
+    var now: Double { 0 }
+}
+
+/// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded), and how
+/// often it said it settled.
+final class RecordingOutput: EngineOutput {
+    /// Every event broadcast, in order.
+    var events: [OrientationEvent] = []
+    /// Called with each event as it is broadcast (before the next one).
+    var onEvent: (OrientationEvent) -> Void = { _ in }
+    /// How many times the engine settled.
+    private(set) var settles = 0
+    /// Whether anyone generates, as the control server knows it (only generating connections receive events).
+    var hasGeneratingClients: () -> Bool = { true }
+
+    func broadcast(_ line: [UInt8]) {
+        guard hasGeneratingClients() else { return }
+        guard case .event(let event) = try? ServerMessage.decode(line) else {
+            Issue.record("not an event: \(String(decoding: line, as: UTF8.self))")
+            return
+        }
+        events.append(event)
+        onEvent(event)
+    }
+
+    func stateChanged(to state: OrientationState) {}
+    func tiltChanged() {}
+    func settled() { settles += 1 }
+}
+
+/// An engine put together as the daemon does it, with fake sensors, a real state store in a temporary directory,
+/// and an output that records the events it broadcasts.
 final class EngineRig {
     let engine: Engine
     let sensor: FakeSensor
     let requests: ControlRequests
+    let output = RecordingOutput()
+    let sensorFactory: FakeSensorFactory
     /// Every event broadcast, in order.
-    private(set) var events: [OrientationEvent] = []
+    var events: [OrientationEvent] {
+        get { output.events }
+        set { output.events = newValue }
+    }
     /// Called with each event as it is broadcast (before the next one).
-    var onEvent: (OrientationEvent) -> Void = { _ in }
+    var onEvent: (OrientationEvent) -> Void {
+        get { output.onEvent }
+        set { output.onEvent = newValue }
+    }
     private var time = 0.0
     static let root = PeerCredentials(processID: 1, userID: 0, groupID: 0)
     static let nobody = PeerCredentials(processID: 2, userID: 65534, groupID: 65534)
@@ -102,35 +188,22 @@ final class EngineRig {
         baseSensor: FakeSensor? = nil,
         log: RecordingLog = RecordingLog()
     ) throws {
+        sensorFactory = FakeSensorFactory(display: sensor, base: baseSensor)
         engine = try Engine(
             settings: settings,
             store: StateStore(directory: stateDirectory, logger: log.logger),
-            logger: log.logger
+            logger: log.logger,
+            output: output,
+            sensorFactory: sensorFactory
         )
         self.sensor = sensor
-        engine.sensor = sensor
-        sensor.onStatusChange = { [unowned engine] status in engine.sensorStatusChanged(to: status) }
-        engine.sensorDiscoveryChanged()
-        if let baseSensor {
-            engine.baseSensor = baseSensor
-            baseSensor.onStatusChange = { [unowned engine] status in engine.baseSensorStatusChanged(to: status) }
-            engine.baseSensorDiscoveryChanged()
-        }
         requests = ControlRequests(
             engine: engine,
             authorizer: Authorizer(group: nil, seatUsers: false, logger: log.logger),
             logger: log.logger
         )
         // As the control server: only generating connections receive events.
-        engine.broadcast = { [unowned self] line in
-            guard engine.generationTotal > 0 else { return }
-            guard case .event(let event) = try? ServerMessage.decode(line) else {
-                Issue.record("not an event: \(String(decoding: line, as: UTF8.self))")
-                return
-            }
-            events.append(event)
-            onEvent(event)
-        }
+        output.hasGeneratingClients = { [unowned engine] in engine.generationTotal > 0 }
     }
 
     /// The events broadcast since the last call.

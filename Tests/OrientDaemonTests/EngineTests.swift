@@ -206,7 +206,7 @@ import Glibc
             _ = rig.takeEvents()
             #expect(rig.engine.state.interface == .portrait, "no switch: rotating as with always")
 
-            rig.engine.tabletModeChanged(to: false)
+            rig.engine.switchChanged(to: false)
             let laptop = rig.takeEvents()
             #expect(laptop.map(\.name) == [.tabletMode, .interface])
             #expect(laptop.first?.previousTabletMode == nil)
@@ -214,16 +214,16 @@ import Glibc
             #expect(laptop.last?.state.interface == .landscapeRight, "laptop mode: the natural orientation")
             #expect(Set(laptop.map(\.state.seq)).count == 1)
 
-            rig.engine.tabletModeChanged(to: true)
+            rig.engine.switchChanged(to: true)
             let tablet = rig.takeEvents()
             #expect(tablet.map(\.name) == [.tabletMode, .interface])
             #expect(tablet.first?.previousTabletMode == false)
             #expect(tablet.last?.state.interface == .portrait)
 
-            rig.engine.tabletModeChanged(to: true)
+            rig.engine.switchChanged(to: true)
             #expect(rig.takeEvents().isEmpty, "the same value again is no change")
             let seq = rig.engine.state.seq
-            rig.engine.tabletModeChanged(to: nil)
+            rig.engine.switchChanged(to: nil)
             let gone = rig.takeEvents()
             #expect(gone.map(\.name) == [.tabletMode], "the switch went; the interface still follows")
             #expect(gone.first?.previousTabletMode == true)
@@ -273,7 +273,7 @@ import Glibc
             #expect(rig.engine.state.sensor == .absent)
 
             sensor.accelerometer = FakeSensor.displayAccelerometer
-            rig.engine.sensorDiscoveryChanged()
+            sensor.refreshDiscovery()
             #expect(rig.engine.state.sensor == .stopped)
             #expect(rig.engine.hasAccelerometer)
             let started = rig.request(#"{"id":3,"method":"begin"}"#, from: first)
@@ -288,11 +288,12 @@ import Glibc
             let rig = try EngineRig(stateDirectory: directory)
             rig.beginUpright(first)
             let before = rig.engine.state
-            let replacement = FakeSensor()
-            replacement.onStatusChange = { [unowned engine = rig.engine] in engine.sensorStatusChanged(to: $0) }
-            rig.engine.sensor = replacement
-            rig.engine.sensorDiscoveryChanged()
-            replacement.start()
+            var settings = DaemonSettings()
+            settings.sensor.rate = 50
+            try rig.engine.reconfigure(settings)
+            let replacement = try #require(rig.sensorFactory.made.last { $0.location == .display })
+            #expect(replacement !== rig.sensor && rig.sensor.isClosed, "the old sensor is closed and replaced")
+            #expect(replacement.status == .active, "the new one started, as someone generates")
             #expect(rig.takeEvents().isEmpty)
             #expect(rig.engine.state == before)
         }

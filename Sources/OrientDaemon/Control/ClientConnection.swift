@@ -7,6 +7,16 @@ import SystemSupport
 import Glibc
 #endif
 
+/// What a ``ClientConnection`` tells its owner (the ``ControlServer``), given when it is made.
+protocol ClientConnectionDelegate: AnyObject {
+    /// A complete request line arrived.
+    func connection(_ connection: ClientConnection, received line: [UInt8])
+    /// The connection must go (EOF with nothing left to do, an error, over its bound); called once.
+    func connectionClosed(_ connection: ClientConnection, reason: String)
+    /// Whether to keep a connection whose client closed its sending side (it still wants events).
+    func connectionStaysAfterReadClose(_ connection: ClientConnection) -> Bool
+}
+
 /// One connection to the control socket: its IO source, its line framer and its bounded output queue.
 ///
 /// Output is queued and written when the socket is writable; a connection whose unsent output
@@ -27,15 +37,20 @@ final class ClientConnection {
     /// Whether it was closed for letting its unsent output pass the bound.
     private(set) var droppedForNotReading = false
 
-    /// Called with each complete line.
-    var onLine: (ClientConnection, [UInt8]) -> Void = { _, _ in }
-    /// Called once when the connection must go (EOF with nothing left to do, error, over its bound).
-    var onClose: (ClientConnection, String) -> Void = { _, _ in }
+    private unowned let delegate: any ClientConnectionDelegate
 
-    init(id: ClientID, fd: Int32, loop: EventLoop, outputLimit: Int) throws(EventLoopError) {
+    /// Watches `fd` (accepted, non-blocking), reporting to `delegate`, held unowned: it owns the connection.
+    init(
+        id: ClientID,
+        fd: Int32,
+        loop: EventLoop,
+        outputLimit: Int,
+        delegate: any ClientConnectionDelegate
+    ) throws(EventLoopError) {
         self.id = id
         self.fd = fd
         self.outputLimit = outputLimit
+        self.delegate = delegate
         peer = try? PeerCredentials.of(socket: fd)
         source = try loop.addIO(fd: fd, events: .readable) { [unowned self] events in self.ready(events) }
     }
@@ -105,7 +120,7 @@ final class ClientConnection {
                     // The client closed its sending side. Keep it while it wants events; a full
                     // close shows as a hang-up next.
                     readClosed = true
-                    if pendingOutput == 0 && !keepAfterReadClose() {
+                    if pendingOutput == 0 && !delegate.connectionStaysAfterReadClose(self) {
                         close(because: "closed by the client")
                     } else {
                         updateInterest()
@@ -123,14 +138,11 @@ final class ClientConnection {
         }
     }
 
-    /// Whether to keep a connection whose client closed its sending side (it still wants events).
-    var keepAfterReadClose: () -> Bool = { false }
-
     private func processLines() {
         while !isClosed {
             switch framer.nextLine() {
             case .line(let line):
-                onLine(self, line)
+                delegate.connection(self, received: line)
             case .tooLong:
                 sendAndClose(
                     MessageEncoder.error(
@@ -187,6 +199,6 @@ final class ClientConnection {
         guard !isClosed else { return }
         isClosed = true
         source = nil
-        onClose(self, reason)
+        delegate.connectionClosed(self, reason: reason)
     }
 }

@@ -26,16 +26,11 @@ final class ControlRequests {
         peer: PeerCredentials?,
         send: ([UInt8]) -> Void
     ) {
-        let reply: [UInt8]
-        do {
-            reply = try engine.asOneChange { () throws(ProtocolError) -> [UInt8] in
-                try self.reply(to: request, from: client, peer: peer)
-            }
-        } catch {
-            reply = MessageEncoder.error(id: request.id, error)
-        }
-        send(reply)
-        engine.flush()
+        engine.answer(
+            { () throws(ProtocolError) -> [UInt8] in try reply(to: request, from: client, peer: peer) },
+            onError: { error in MessageEncoder.error(id: request.id, error) },
+            send: send
+        )
     }
 
     private func reply(
@@ -46,7 +41,8 @@ final class ControlRequests {
         if request.method.needsController { try authorize(request.method, peer: peer) }
         switch (request.method, request.parameters) {
         case (.hello, _):
-            let sensor = HelloResult.Sensor(status: engine.sensorState, device: engine.sensor?.accelerometer?.name)
+            let device = engine.sensors.display.accelerometer?.name
+            let sensor = HelloResult.Sensor(status: engine.sensorState, device: device)
             return MessageEncoder.result(id: request.id, HelloResult(version: OrientdVersion.current, sensor: sensor))
         case (.get, _):
             return MessageEncoder.result(id: request.id, engine.state)

@@ -78,7 +78,7 @@ final class ControlServer {
             let id = engine.newClientID()
             let client: ClientConnection
             do {
-                client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit)
+                client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit, delegate: self)
             } catch {
                 logger.error("cannot watch a connection", metadata: ["error": "\(error)"])
                 close(fd)
@@ -95,9 +95,6 @@ final class ControlServer {
                 )
                 continue
             }
-            client.onLine = { [unowned self] client, line in self.handle(line, from: client) }
-            client.onClose = { [unowned self] client, reason in self.closed(client, reason: reason) }
-            client.keepAfterReadClose = { [unowned self, unowned client] in self.engine.isGenerating(client.id) }
             clients[id] = client
             logger.debug(
                 "connection",
@@ -106,7 +103,10 @@ final class ControlServer {
         }
     }
 
-    private func handle(_ line: [UInt8], from client: ClientConnection) {
+}
+
+extension ControlServer: ClientConnectionDelegate {
+    func connection(_ client: ClientConnection, received line: [UInt8]) {
         switch RequestDecoder.decode(line) {
         case .failure(let id, let error):
             client.send(MessageEncoder.error(id: id, error))
@@ -115,7 +115,11 @@ final class ControlServer {
         }
     }
 
-    private func closed(_ client: ClientConnection, reason: String) {
+    func connectionStaysAfterReadClose(_ client: ClientConnection) -> Bool {
+        engine.isGenerating(client.id)
+    }
+
+    func connectionClosed(_ client: ClientConnection, reason: String) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         logger.debug("connection closed", metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"])
         if client.droppedForNotReading {

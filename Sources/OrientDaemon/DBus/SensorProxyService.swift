@@ -218,7 +218,7 @@ final class SensorProxyService {
                 "command": "\(claim.command ?? "?")",
             ]
         )
-        engine.claim(for: claim.id)
+        _ = engine.begin(claim.id)
         return nil
     }
 

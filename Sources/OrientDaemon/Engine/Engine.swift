@@ -3,68 +3,62 @@ package import Logging
 import OrientProtocol
 package import OrientationCore
 
-/// The daemon's model of orientation between the sensor and its clients: classifies samples, applies the
-/// rotation policy, counts generation (starting and stopping the sensors), keeps the lock on disk, decides tablet
-/// mode (a manual setting, else the tablet-mode switch, else the hinge between two accelerometers), follows a
-/// reloaded configuration, and turns every change into the events of PROTOCOL.md
-/// through its ``EventBatch``. It does no I/O on the socket itself: ``broadcast`` sends an event line to the
-/// generating connections, and ``ControlRequests`` answers requests with it.
+/// The daemon's model of orientation between the sensors and the clients: each sample through the classifier
+/// (and the hinge), each change through the rotation policy, and the result as the events of PROTOCOL.md.
 ///
-/// Each entry point sends the events of its change when it is done, unless a request is being answered
-/// (``asOneChange(_:)``): then they wait for the reply, and the request's caller sends them with ``flush()``.
+/// Its neighbours are given to it when it is made, and each job that is not the sample's path has its own owner:
+/// the ``EventPublisher`` sends the events of each change to the ``EngineOutput``; the ``SensorSet`` (made here,
+/// with the engine as the sensors' delegate: `Engine+Sensors.swift`) starts, stops and paces the sensors;
+/// ``SavedChoices`` keeps the lock and the manual tablet mode on disk; ``TabletModeArbiter`` decides tablet mode.
+/// Every entry point is one change, whose events are sent when it is done; a request's events follow its reply
+/// (``answer(_:onError:send:)``).
 package final class Engine {
-    private var settings: DaemonSettings
-    private let logger: Logger
-    private let store: StateStore
+    private(set) var settings: DaemonSettings
+    let logger: Logger
     private var classifier: OrientationClassifier
     private var policy: RotationPolicy
     private var generation = GenerationCounter()
-    private var batch = EventBatch()
+    let publisher: EventPublisher
+    private let output: any EngineOutput
+    private var choices: SavedChoices
+    /// Tablet mode from the manual setting, the switch and the hinge.
+    var arbiter = TabletModeArbiter()
+    /// The hinge between the display and the base accelerometer; its decision counts while ``hasBase``.
+    var hinge: HingeMonitor
+    /// Whether there is a working base accelerometer whose hinge counts (kept for the hot path).
+    var hasBase = false
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
-    private(set) var sensorState = SensorState.stopped
-    /// Tablet mode as clients see it: true folded as a tablet, false as a laptop, nil when nothing tells.
-    private(set) var tabletMode: Bool?
-    /// Where ``tabletMode`` comes from; nil when nothing tells.
-    private(set) var tabletModeSource: TabletModeSource?
-    /// The tablet-mode switch: nil without a switch.
-    private(set) var switchTabletMode: Bool?
-    /// The manual tablet mode (`tablet-mode on|off`), saved with the lock; nil for `auto`.
-    private(set) var manualTabletMode: Bool?
-    /// The hinge between the display and the base accelerometer; its decision counts while there is a base sensor.
-    private(set) var hinge: HingeMonitor
-    /// Whether there is a base accelerometer whose hinge counts (``refreshHasBase()``).
-    private var hasBase = false
-    /// Since when (sample time) the base accelerometer reads far from 1 g; nil while it reads plausibly.
-    private var implausibleBaseSince: Double?
-    /// Whether implausible base readings were said (once per process).
-    private var warnedImplausibleBase = false
+    var sensorState = SensorState.stopped
     private var clientIDs = ClientIDs()
     private var tiltTracker = TiltTracker()
     private var paceTracker = PaceTracker()
-
-    /// The sensor; set once the daemon has made it (it reports its status and samples to the engine).
-    package var sensor: (any EngineSensor)?
-    /// The base accelerometer's sensor, started and stopped with ``sensor``; its samples go to ``handleBase(_:)``.
-    var baseSensor: (any EngineSensor)?
-    /// Sends an event line to every generating connection.
-    var broadcast: ([UInt8]) -> Void = { _ in }
-    /// Called after every change (for sd_notify STATUS= and the D-Bus properties).
-    var onStateChange: (OrientationState) -> Void = { _ in }
+    /// The base sensor's sample times on the display's clock, for the hinge.
+    let clocks = SensorClocks()
+    private let sensorFactory: any SensorFactory
+    /// The display and base sensors, made once the engine exists (it is their delegate).
+    private(set) lazy var sensors = SensorSet(
+        factory: sensorFactory,
+        options: settings.sensor,
+        delegate: self
+    )
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
     package var tracksTilt = false
-    /// Called when the tilt changed, after the change of state the same sample made (if any) was reported.
-    var onTiltChange: () -> Void = {}
-    /// Called when the daemon settles: the device has been still long enough for the idle pace, or the sensor
-    /// stopped (for ``PageTrimmer``).
-    package var onSettle: () -> Void = {}
 
-    /// Takes the policy settings and restores the saved lock (dropped, and the file rewritten, when it no longer
-    /// intersects `Supported=`).
+    /// Takes the policy settings, restores the saved choices (a lock that no longer intersects `Supported=` is
+    /// dropped, and the file rewritten), makes the sensors through `sensorFactory` and looks for their accelerometers.
     /// - Throws: ``PolicyError`` when the policy settings allow nothing.
-    package init(settings: DaemonSettings, store: StateStore, logger: Logger) throws(PolicyError) {
+    package init(
+        settings: DaemonSettings,
+        store: StateStore,
+        logger: Logger,
+        output: any EngineOutput,
+        sensorFactory: any SensorFactory
+    ) throws(PolicyError) {
         self.settings = settings
         self.logger = logger
-        self.store = store
+        self.output = output
+        self.sensorFactory = sensorFactory
+        publisher = EventPublisher(output: output, logger: logger)
         classifier = OrientationClassifier(configuration: settings.classifier)
         hinge = HingeMonitor(configuration: settings.hinge)
         policy = try RotationPolicy(
@@ -72,15 +66,13 @@ package final class Engine {
             supported: settings.supported,
             preferred: settings.preferred
         )
-        let saved = store.load()
-        manualTabletMode = saved.tabletMode
-        if let mode = saved.tabletMode {
-            tabletModeSource = .manual
-            tabletMode = mode
+        choices = SavedChoices(store: store, logger: logger)
+        if let mode = choices.tabletMode {
+            _ = arbiter.setManual(mode)
             _ = policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: mode))
             logger.info("manual tablet mode restored", metadata: ["tablet_mode": "\(mode ? "on" : "off")"])
         }
-        if let lock = saved.lock {
+        if let lock = choices.lock {
             do {
                 _ = try policy.setLock(lock)
                 logger.info("lock restored", metadata: ["lock": "\(lock)"])
@@ -89,9 +81,11 @@ package final class Engine {
                     "the saved lock no longer intersects Supported=: dropped",
                     metadata: ["lock": "\(lock)", "supported": "\(settings.supported)"]
                 )
-                try? store.save(PersistedState(lock: nil, tabletMode: manualTabletMode))
+                try? choices.save(lock: nil)
             }
         }
+        // Nobody is connected yet: what discovery finds changes the state, but sends nothing.
+        sensors.refreshDiscovery()
     }
 
     /// The state as clients see it.
@@ -104,9 +98,9 @@ package final class Engine {
             lock: policy.lock,
             sensor: sensorState,
             generating: generation.isGenerating,
-            seq: batch.seq,
-            tabletMode: tabletMode,
-            tabletModeSource: tabletModeSource,
+            seq: publisher.seq,
+            tabletMode: arbiter.tabletMode,
+            tabletModeSource: arbiter.source,
             hinge: hinge.angle.map { ($0 * 10).rounded() / 10 }
         )
     }
@@ -115,13 +109,15 @@ package final class Engine {
     var generatingConnections: Int { generation.counts.count }
     /// The sum of all counts.
     var generationTotal: Int { generation.total }
+    /// Whether anyone generates.
+    var isGenerating: Bool { generation.isGenerating }
     /// Whether this connection receives events.
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
-    var hasAccelerometer: Bool { sensorState != .absent && sensor?.accelerometer != nil }
+    var hasAccelerometer: Bool { sensorState != .absent && sensors.display.accelerometer != nil }
     /// The panel's natural orientation in force.
     var natural: NaturalOrientation { policy.natural }
-    /// Whether the interface follows the device orientation now (`AutoRotate=` and the switch).
+    /// Whether the interface follows the device orientation now (`AutoRotate=` and tablet mode).
     var followsDevice: Bool { policy.followsDevice }
     /// The tilt of the device (iio-sensor-proxy's `AccelerometerTilt`); undefined unless ``tracksTilt``.
     var tilt: DeviceTilt { tiltTracker.tilt }
@@ -131,110 +127,41 @@ package final class Engine {
 
     // MARK: Samples (the hot path)
 
-    /// One sample from the sensor: nothing but the classifier (and the tilt, for the D-Bus service) unless the
-    /// orientation changes.
+    /// One sample of the display accelerometer: nothing but the hinge, the classifier and the pace (and the tilt,
+    /// for the D-Bus service) unless the orientation changes. No allocation.
     package func handle(_ sample: Sample) {
-        // The hinge (O(1), no allocation) first, so that a fold decided by this sample holds the interface before
-        // the classifier turns it.
+        // The hinge first, so that a fold decided by this sample holds the interface before the classifier turns it.
         if hasBase, hinge.update(sample, from: .display) { hingeDecided() }
         let before = classifier.filteredAcceleration
         let changed = classifier.update(sample)
         let tiltChanged =
             tracksTilt
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
-        if changed {
-            record(policy.setDevice(classifier.deviceOrientation))
-            flush()
-        }
+        if changed { asOneSentChange { record(policy.setDevice(classifier.deviceOrientation)) } }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
-        if tiltChanged { onTiltChange() }
-        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as the sensor
+        if tiltChanged { output.tiltChanged() }
+        // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as a sensor
         // may replace its buffer.
-        if let sensor {
-            let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
-            if pace != sensor.pace {
-                sensor.setPace(pace)
-                // The base follows the display: the hinge needs no more than the display's pace, and a convertible
-                // at rest should not be woken by its base alone.
-                if let baseSensor, baseSensor.pace != pace { baseSensor.setPace(pace) }
-                if pace == .idle { onSettle() }
-            }
+        let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
+        if pace != sensors.pace {
+            sensors.setPace(pace)
+            if pace == .idle { output.settled() }
         }
     }
 
-    /// One sample from the base accelerometer: the hinge only (O(1), no allocation). Readings far from 1 g (a
-    /// broken or uncalibrated base sensor) are ignored; lasting two seconds, they are said once.
+    /// One sample of the base accelerometer: the hinge only (no allocation). Readings far from 1 g are ignored, and
+    /// said once when they last (``TabletModeArbiter/judgeBase(magnitude:at:)``).
     func handleBase(_ sample: Sample) {
-        let size = sample.acceleration.magnitude / HingeMonitor.gravity
-        guard size >= 0.5, size <= 1.5 else {
-            if let since = implausibleBaseSince {
-                if !warnedImplausibleBase, sample.time - since >= 2 {
-                    warnedImplausibleBase = true
-                    logger.warning(
-                        "the base accelerometer reads implausible values: ignored, the hinge angle is unknown",
-                        metadata: ["magnitude": "\(sample.acceleration.magnitude) m/s²"]
-                    )
-                }
-            } else {
-                implausibleBaseSince = sample.time
-            }
+        switch arbiter.judgeBase(magnitude: sample.acceleration.magnitude / HingeMonitor.gravity, at: sample.time) {
+        case .usable:
+            if hinge.update(sample, from: .base) { hingeDecided() }
+        case .ignored:
             return
-        }
-        implausibleBaseSince = nil
-        if hinge.update(sample, from: .base) { hingeDecided() }
-    }
-
-    /// Finds out again whether the hinge counts: there is a base sensor with a base accelerometer, neither absent
-    /// nor failed. Kept in ``hasBase`` for the hot path.
-    private func refreshHasBase() {
-        guard let baseSensor, baseSensor.accelerometer != nil else {
-            hasBase = false
-            return
-        }
-        hasBase = baseSensor.status == .active || baseSensor.status == .stopped
-    }
-
-    // MARK: The sensor
-
-    /// The sensor's status changed.
-    func sensorStatusChanged(to status: AccelerometerSensor.Status) {
-        updateSensorState(status)
-        flush()
-    }
-
-    /// The sensor found an accelerometer or lost it while stopped: a stopped sensor without one is `absent`.
-    /// While someone generates the sensor's own status reports tell (a sensor replaced after a reload is
-    /// discovered stopped and then started: that is no change for clients).
-    func sensorDiscoveryChanged() {
-        guard !generation.isGenerating else { return }
-        updateSensorState(sensor?.status ?? .absent)
-        flush()
-    }
-
-    /// The sensor's state as clients see it for `status`: a stopped sensor is `absent` when there is no
-    /// accelerometer to start (PROTOCOL.md `absent`, "no display accelerometer").
-    private func clientState(of status: AccelerometerSensor.Status) -> SensorState {
-        switch status {
-        case .active: .active
-        case .stopped: sensor?.accelerometer == nil ? .absent : .stopped
-        case .absent: .absent
-        case .failed: .failed
-        }
-    }
-
-    private func updateSensorState(_ status: AccelerometerSensor.Status) {
-        let new = clientState(of: status)
-        guard new != sensorState else { return }
-        batch.note(.sensor, previous: .name(sensorState.rawValue))
-        let wasActive = sensorState == .active
-        sensorState = new
-        if wasActive { onSettle() }
-        if new != .active {
-            // No samples any more: the device orientation is unknown until the sensor returns.
-            classifier = OrientationClassifier(configuration: settings.classifier)
-            _ = tiltTracker.reset()
-            paceTracker.reset()
-            record(policy.setDevice(.unknown))
+        case .ignoredAndSayOnce:
+            logger.warning(
+                "the base accelerometer reads implausible values: ignored, the hinge angle is unknown",
+                metadata: ["magnitude": "\(sample.acceleration.magnitude) m/s²"]
+            )
         }
     }
 
@@ -250,108 +177,49 @@ package final class Engine {
     /// saved nothing changes.
     /// - Throws: ``StateStoreError`` when the state file cannot be written.
     func setManualTabletMode(_ value: Bool?) throws(StateStoreError) {
-        guard value != manualTabletMode else { return }
-        do {
-            try store.save(PersistedState(lock: policy.lock, tabletMode: value))
-        } catch {
-            logger.error("the tablet mode could not be saved", metadata: ["error": "\(error)"])
-            throw error
-        }
-        manualTabletMode = value
+        guard value != choices.tabletMode else { return }
+        try choices.save(tabletMode: value)
         logger.info("manual tablet mode", metadata: ["tablet_mode": "\(value.map { $0 ? "on" : "off" } ?? "auto")"])
-        decideTabletMode()
-        flush()
+        asOneSentChange { tabletModeChanged(arbiter.setManual(value)) }
     }
 
     /// The tablet-mode switch changed (or appeared, or went).
-    func tabletModeChanged(to value: Bool?) {
-        guard value != switchTabletMode else { return }
-        switchTabletMode = value
-        decideTabletMode()
-        flush()
+    func switchChanged(to value: Bool?) {
+        asOneSentChange { tabletModeChanged(arbiter.setSwitch(value)) }
     }
 
-    /// The base sensor's status changed: a base accelerometer gone or failing takes the hinge's decision with it
-    /// (tablet mode falls back to the switch or to nothing); one that is not capturing leaves the angle unknown.
-    func baseSensorStatusChanged(to status: AccelerometerSensor.Status) {
-        refreshHasBase()
-        switch status {
-        case .active: return
-        case .stopped: hinge.forget(.base)
-        case .absent, .failed: hinge = HingeMonitor(configuration: settings.hinge)
-        }
-        decideTabletMode()
-        flush()
+    /// The hinge's decision counts anew: it decided, or the base sensor came or went.
+    func hingeDecided() {
+        asOneSentChange { tabletModeChanged(arbiter.setHinge(hasBase ? hinge.tabletMode : nil)) }
     }
 
-    /// The base sensor found its accelerometer or lost it while stopped.
-    func baseSensorDiscoveryChanged() {
-        refreshHasBase()
-        if baseSensor?.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
-        decideTabletMode()
-        flush()
-    }
-
-    /// The hinge decided anew (from a sample: the hot path, but only when the decision changes).
-    private func hingeDecided() {
-        decideTabletMode()
-        flush()
-    }
-
-    /// Tablet mode from its sources, strongest first: the manual setting, else the switch, else the hinge, else
-    /// nothing. A change of value is
+    /// A change of the arbiter: `previous` is the tablet mode before when it changed (nil: no change). A change is
     /// a `tablet-mode` event, and the policy starts or stops following the device (an `interface` event when the
     /// interface moves with it).
-    private func decideTabletMode() {
-        var value: Bool?
-        var source: TabletModeSource?
-        if let manualTabletMode {
-            (value, source) = (manualTabletMode, .manual)
-        } else if let switchTabletMode {
-            (value, source) = (switchTabletMode, .switch)
-        } else if hasBase, let decided = hinge.tabletMode {
-            (value, source) = (decided, .hinge)
-        }
-        tabletModeSource = source
-        guard value != tabletMode else { return }
-        batch.note(.tabletMode, previous: .tabletMode(tabletMode))
-        tabletMode = value
-        record(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: value)))
+    private func tabletModeChanged(_ previous: Bool??) {
+        guard let previous else { return }
+        publisher.note(.tabletMode, previous: .tabletMode(previous))
+        record(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: arbiter.tabletMode)))
+    }
+
+    /// Whether to say that nothing tells tablet mode although rotation is to follow it (said once).
+    func shouldSayNothingTellsTabletMode() -> Bool {
+        arbiter.shouldSayNothingTells(rotationFollowsTabletMode: settings.autoRotate == .tabletMode)
     }
 
     // MARK: Generation
 
-    /// Runs `body` (the handling of one request) as one change: its events wait for the reply, which the caller
-    /// sends before calling ``flush()``. When `body` throws, nothing it noted is sent.
-    func asOneChange<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        batch.hold()
-        defer { batch.release() }
-        do {
-            return try body()
-        } catch {
-            batch.discard()
-            throw error
-        }
-    }
-
-    /// Adds one to a client's count, starting the sensor when it is the first.
+    /// Adds one to a client's count, starting the sensors when it is the first (they report their new status from
+    /// inside: one change with the begin).
     func begin(_ client: ClientID) -> GenerationCounter.Update {
         asOneSentChange {
             let update = generation.begin(client)
-            if update.transition == .started {
-                // The sensor reports its new status from inside `start()`: one change with the begin.
-                if let sensor {
-                    sensor.start()
-                } else {
-                    updateSensorState(.absent)
-                }
-                baseSensor?.start()
-            }
+            if update.transition == .started { sensors.start() }
             return update
         }
     }
 
-    /// Takes one from a client's count, stopping the sensor when the total reaches 0.
+    /// Takes one from a client's count, stopping the sensors when the total reaches 0.
     /// - Throws: ``NotGeneratingError`` when its count is 0; nothing changes then.
     func end(_ client: ClientID) throws(NotGeneratingError) -> GenerationCounter.Update {
         let update = try generation.end(client)
@@ -359,16 +227,10 @@ package final class Engine {
         return update
     }
 
-    /// A bus client claims the accelerometer: one count, as a connection's `begin`; the events follow.
-    func claim(for client: ClientID) {
-        _ = begin(client)
-    }
-
     /// A connection closed, or a bus client released its claim or left the bus: its count and constraint go.
-    /// During a send (a connection dropped for not reading) it waits until the send is over, so that the events
-    /// of the change being sent keep their order.
+    /// During a send (a connection dropped for not reading) it waits until the send is over.
     func clientClosed(_ client: ClientID) {
-        if batch.deferClose(client) { return }
+        if publisher.deferClose(client) { return }
         asOneSentChange {
             if generation.remove(client) == .stopped { stopGenerating() }
             record(policy.removeClient(client))
@@ -376,14 +238,13 @@ package final class Engine {
     }
 
     private func stopGenerating() {
-        sensor?.stop()
-        baseSensor?.stop()
+        sensors.stop()
         // Nobody generates: the angle is unknown; the decision stands.
         hinge.stop()
         updateSensorState(.stopped)
         // Nobody receives events now; the state (device unknown) is what `get` shows.
-        batch.discard()
-        onStateChange(state)
+        publisher.discard()
+        output.stateChanged(to: state)
     }
 
     // MARK: Policy
@@ -406,30 +267,27 @@ package final class Engine {
         }
         if candidate.lock != policy.lock {
             do {
-                try store.save(PersistedState(lock: candidate.lock, tabletMode: manualTabletMode))
+                try choices.save(lock: candidate.lock)
             } catch {
-                logger.error("the lock could not be saved", metadata: ["error": "\(error)"])
                 throw .notSaved(error)
             }
         }
-        let change = PolicyChangeSummary(from: policy, to: candidate)
-        policy = candidate
-        record(change)
-        flush()
+        asOneSentChange { adopt(candidate) }
     }
 
     /// Sets or clears (nil) a client's constraint.
     /// - Throws: ``PolicyError`` when it would allow nothing; nothing changes then.
     func constrain(_ mask: InterfaceOrientationMask?, for client: ClientID) throws(PolicyError) {
-        record(try policy.setConstraint(mask, for: client))
-        flush()
+        let change = try policy.setConstraint(mask, for: client)
+        asOneSentChange { record(change) }
     }
 
     // MARK: Configuration
 
-    /// Takes a reloaded configuration's policy and classifier settings, all or nothing, and sends the change as
-    /// events: `allowed` for a new set, `interface` when the interface orientation or its rotation changes (a new
-    /// `Natural=` turns the same interface orientation into another rotation).
+    /// Takes a reloaded configuration, all or nothing, and sends the change as events: `allowed` for a new set,
+    /// `interface` when the interface orientation or its rotation changes (a new `Natural=` turns the same
+    /// interface orientation into another rotation). New sensor options replace the sensors (started if someone
+    /// generates).
     /// - Throws: ``PolicyError`` when `Supported=` would leave no orientation allowed with the lock
     ///   and constraints in force; nothing changes then.
     func reconfigure(_ new: DaemonSettings) throws(PolicyError) {
@@ -452,24 +310,50 @@ package final class Engine {
         }
         // New thresholds apply from the next reliable angle; the readings and the decision are kept.
         hinge.configuration = new.hinge
-        _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: tabletMode))
-        let change = PolicyChangeSummary(from: policy, to: candidate)
-        policy = candidate
+        _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: arbiter.tabletMode))
+        let old = settings
         settings = new
-        record(change)
-        flush()
+        asOneSentChange { adopt(candidate) }
+        if new.sensor.requiresNewSensor(comparedWith: old.sensor) {
+            sensors.replace(options: new.sensor, running: generation.isGenerating)
+            logger.info(
+                "the sensor options changed",
+                metadata: ["sensor": "\(generation.isGenerating ? "restarted" : "stopped, starts with them")"]
+            )
+        }
     }
 
     // MARK: Events
 
-    /// Runs `body`, which may call out to the sensor (whose status reports come back in), as one change, and sends
+    /// Answers one request: `body` makes its change and its reply line (`onError` the reply when it throws, and
+    /// nothing it changed is sent); `send` sends the reply, and only then do the change's events go out.
+    func answer<Failure: Error>(
+        _ body: () throws(Failure) -> [UInt8],
+        onError: (Failure) -> [UInt8],
+        send: ([UInt8]) -> Void
+    ) {
+        let reply: [UInt8]
+        do {
+            reply = try publisher.holding(body)
+        } catch {
+            reply = onError(error)
+        }
+        send(reply)
+        flush()
+    }
+
+    /// Runs `body`, which may call out to the sensors (whose status reports come back in), as one change, and sends
     /// its events (unless a request holds them).
-    private func asOneSentChange<Result>(_ body: () -> Result) -> Result {
-        batch.hold()
-        let result = body()
-        batch.release()
+    func asOneSentChange<Result>(_ body: () -> Result) -> Result {
+        let result = publisher.holding(body)
         flush()
         return result
+    }
+
+    private func adopt(_ candidate: RotationPolicy) {
+        let change = PolicyChangeSummary(from: policy, to: candidate)
+        policy = candidate
+        record(change)
     }
 
     private func record(_ change: PolicyChange) {
@@ -477,28 +361,32 @@ package final class Engine {
     }
 
     private func record(_ change: PolicyChangeSummary) {
-        if change.allowedOrLock { batch.note(.allowed) }
-        if let previous = change.previousDevice { batch.note(.device, previous: .name(previous.wireName)) }
-        if let previous = change.previousInterface { batch.note(.interface, previous: .name(previous.wireName)) }
+        if change.allowedOrLock { publisher.note(.allowed) }
+        if let previous = change.previousDevice { publisher.note(.device, previous: .name(previous.wireName)) }
+        if let previous = change.previousInterface { publisher.note(.interface, previous: .name(previous.wireName)) }
     }
 
-    /// Sends the events of the changes made since the last send, in PROTOCOL.md's order, all with the same state
-    /// and seq; nothing while a request is answered or a send is under way. A connection dropped during the send
-    /// (one that does not read) is taken away only afterwards, so that its own change's events follow in seq
-    /// order.
-    func flush() {
-        guard let events = batch.beginSending() else { return }
-        let current = state
-        for (name, previous) in events {
-            broadcast(MessageEncoder.event(EventBatch.event(name, previous: previous, state: current)))
+    /// Sends the events of the changes made since the last send; connections closed during the send go afterwards.
+    private func flush() {
+        for client in publisher.send({ state }) { clientClosed(client) }
+    }
+
+    // MARK: The sensor's state
+
+    /// The sensor's state as clients see it becomes `status`'s; a sensor that stops capturing resets the
+    /// classification (the device orientation is unknown until it returns).
+    func updateSensorState(_ status: SensorState) {
+        let new = status == .stopped && sensors.display.accelerometer == nil ? SensorState.absent : status
+        guard new != sensorState else { return }
+        publisher.note(.sensor, previous: .name(sensorState.rawValue))
+        let wasActive = sensorState == .active
+        sensorState = new
+        if wasActive { output.settled() }
+        if new != .active {
+            classifier = OrientationClassifier(configuration: settings.classifier)
+            _ = tiltTracker.reset()
+            paceTracker.reset()
+            record(policy.setDevice(.unknown))
         }
-        onStateChange(current)
-        if logger.logLevel <= .debug {
-            logger.debug(
-                "state",
-                metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
-            )
-        }
-        for client in batch.endSending() { clientClosed(client) }
     }
 }

@@ -1,21 +1,43 @@
 package import IIOSensor
+package import OrientationCore
 
-/// What the engine needs of the sensor: starting and stopping it as generation begins and ends, its pace, its
-/// status, and the accelerometer it uses or found. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in its
-/// place. The sensor reports its status changes and samples itself (the daemon wires them to the engine).
+/// What the daemon needs of a sensor: starting and stopping it, its pace, its status, the accelerometer it uses
+/// or found, and what `status` reports of it. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in
+/// its place (through its ``SensorFactory``). A sensor reports to the delegate it was made with.
 package protocol EngineSensor: AnyObject {
     /// The current status.
-    var status: AccelerometerSensor.Status { get }
+    var status: SensorState { get }
     /// The accelerometer in use, or found while stopped; nil when there is none.
     var accelerometer: Accelerometer? { get }
     /// Starts capture (or waits for a device); does nothing if started.
     func start()
     /// Stops capture and restores the device.
     func stop()
+    /// Stops for good and tells its delegate nothing more: the sensor is being replaced or the daemon stops.
+    func close()
+    /// Looks for its accelerometer while stopped.
+    func refreshDiscovery()
     /// The pace asked for last (full after every start).
     var pace: SensorPace { get }
     /// Samples slowly while the device is still, at the full rate while it moves.
     func setPace(_ pace: SensorPace)
+    /// How it reads the device now; nil while not capturing.
+    var mode: CaptureMode? { get }
+    /// Whether polling was chosen because the buffer delivered nothing.
+    var fellBack: Bool { get }
+    /// Samples read since the process started.
+    var samplesRead: Int { get }
+    /// The last error, for diagnostics.
+    var lastError: String? { get }
 }
 
 extension AccelerometerSensor: EngineSensor {}
+
+/// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
+package protocol SensorFactory {
+    /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), reporting to
+    /// `delegate`.
+    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor
+    /// The loop's clock (cached: no system call), for putting the base sensor's samples on the display's clock.
+    var now: Double { get }
+}

@@ -31,8 +31,6 @@ struct EventBatch {
 
     /// Whether no event waits.
     var isEmpty: Bool { pending.isEmpty }
-    /// Whether the events are held back.
-    var isHeld: Bool { holds > 0 }
 
     /// Notes an event of the change being made. The first one counts the change in ``seq``; a second event of the
     /// same name keeps the first one's `previous` (the value before the whole change).

@@ -1,0 +1,29 @@
+public import OrientationCore
+
+/// What an ``AccelerometerSensor`` tells its owner, given to the sensor when it is made: every usable sample (the
+/// hot path), each change of status, and a device found or removed while the sensor is stopped. Each call names
+/// the sensor's ``SensorLocation``, so that one owner can hold the display's sensor and the base's.
+///
+/// A sensor never calls its delegate once it is closed (``AccelerometerSensor/close()``), so an owner that replaces
+/// or drops a sensor closes it and hears nothing more from it.
+public protocol AccelerometerSensorDelegate: AnyObject {
+    /// A calibrated sample of the accelerometer at `location`.
+    func accelerometer(at location: SensorLocation, captured sample: Sample)
+    /// The status of the sensor at `location` changed; it may be called from inside ``AccelerometerSensor/start()``
+    /// and ``AccelerometerSensor/stop()``.
+    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState)
+    /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then).
+    func accelerometerDiscoveryChanged(at location: SensorLocation)
+}
+
+extension AccelerometerSensorDelegate {
+    /// Nothing: an owner that only reads samples (a probe, a recording) needs no status.
+    public func accelerometer(
+        at location: SensorLocation,
+        changedStatusFrom previous: SensorState,
+        to current: SensorState
+    ) {}
+
+    /// Nothing: an owner that only reads samples needs no discovery.
+    public func accelerometerDiscoveryChanged(at location: SensorLocation) {}
+}

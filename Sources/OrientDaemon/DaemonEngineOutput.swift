@@ -1,0 +1,45 @@
+import CSystemd
+import OrientProtocol
+import OrientationCore
+
+/// Where the daemon's engine sends its changes: the event lines to the control server's generating connections,
+/// the state to sd_notify (`STATUS=`) and to the D-Bus service, the tilt to the D-Bus service, and a settled
+/// daemon to the page trimmer. The server and the D-Bus service are made after the engine (they serve it), so the
+/// daemon hands them over as it makes them.
+final class DaemonEngineOutput: EngineOutput {
+    private let trimmer: PageTrimmer
+    /// The control socket's server; nil before it is made and after shutdown.
+    weak var server: ControlServer?
+    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise and after shutdown.
+    weak var sensorProxy: SensorProxyService?
+    /// Whether the state goes to sd_notify; off once the daemon is stopping (it says `STOPPING=1` instead).
+    var notifiesSystemd = true
+
+    init(trimmer: PageTrimmer) {
+        self.trimmer = trimmer
+    }
+
+    func broadcast(_ line: [UInt8]) {
+        server?.broadcast(line)
+    }
+
+    func stateChanged(to state: OrientationState) {
+        if notifiesSystemd { Self.notify(status: state) }
+        sensorProxy?.refresh()
+    }
+
+    func tiltChanged() {
+        sensorProxy?.refresh()
+    }
+
+    func settled() {
+        trimmer.request()
+    }
+
+    private static func notify(status state: OrientationState) {
+        let text =
+            "STATUS=device \(state.device.wireName), interface \(state.interface.wireName), sensor \(state.sensor.rawValue)"
+            + (state.lock.map { ", locked to \($0)" } ?? "")
+        sd_notify(0, text)
+    }
+}

@@ -1,0 +1,64 @@
+package import IIOSensor
+package import OrientationCore
+
+/// The engine is the delegate of both sensors of its ``SensorSet``: the display's samples go to the classifier,
+/// the base's (on the display's clock) to the hinge; their status and discoveries change the sensor's state and
+/// whether the hinge counts.
+extension Engine: AccelerometerSensorDelegate {
+    package func accelerometer(at location: SensorLocation, captured sample: Sample) {
+        switch location {
+        case .display:
+            clocks.display(sample, now: sensors.now)
+            handle(sample)
+        case .base:
+            handleBase(clocks.base(sample, now: sensors.now))
+        }
+    }
+
+    package func accelerometer(
+        at location: SensorLocation,
+        changedStatusFrom previous: SensorState,
+        to current: SensorState
+    ) {
+        if current != .active { clocks.reset() }
+        switch location {
+        case .display:
+            asOneSentChange { updateSensorState(current) }
+        case .base:
+            baseStatusChanged(to: current)
+        }
+    }
+
+    package func accelerometerDiscoveryChanged(at location: SensorLocation) {
+        switch location {
+        case .display:
+            // While someone generates the sensor's own status reports tell (a sensor replaced after a reload is
+            // discovered stopped and then started: that is no change for clients).
+            guard !isGenerating else { return }
+            asOneSentChange { updateSensorState(sensors.display.status) }
+        case .base:
+            refreshHasBase()
+            if sensors.base.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
+            hingeDecided()
+        }
+    }
+
+    /// A base accelerometer gone or failing takes the hinge's decision with it (tablet mode falls back to the switch
+    /// or to nothing); one that is not capturing leaves the angle unknown.
+    private func baseStatusChanged(to status: SensorState) {
+        refreshHasBase()
+        switch status {
+        case .active: return
+        case .stopped: hinge.forget(.base)
+        case .absent, .failed: hinge = HingeMonitor(configuration: settings.hinge)
+        }
+        hingeDecided()
+    }
+
+    /// Finds out again whether the hinge counts: there is a base sensor with a base accelerometer, neither absent
+    /// nor failed.
+    private func refreshHasBase() {
+        let base = sensors.base
+        hasBase = base.accelerometer != nil && (base.status == .active || base.status == .stopped)
+    }
+}

@@ -1,0 +1,15 @@
+package import OrientProtocol
+
+/// Where the engine's changes go, given to the engine when it is made: the daemon sends event lines to its
+/// generating connections and tells sd_notify, the D-Bus service and the page trimmer; a unit test records them;
+/// a benchmark counts them. Every call comes from the loop's one thread, after the change it reports is complete.
+package protocol EngineOutput: AnyObject {
+    /// One event line (PROTOCOL.md) for every generating connection, in the order of the change's events.
+    func broadcast(_ line: [UInt8])
+    /// The state after a change, once its events are sent (sd_notify `STATUS=`, the D-Bus properties).
+    func stateChanged(to state: OrientationState)
+    /// The tilt changed (only while the engine follows it), after the change of state the same sample made.
+    func tiltChanged()
+    /// The daemon settled: the device has been still long enough for the idle pace, or the sensor stopped.
+    func settled()
+}

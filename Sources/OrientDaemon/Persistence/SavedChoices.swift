@@ -1,0 +1,46 @@
+import Logging
+import OrientationCore
+
+/// The user's choices that outlive the daemon, the lock and the manual tablet mode, as saved in the state file:
+/// the one owner of what ``StateStore`` keeps. A choice changes here only once it is on disk, and each save writes
+/// both, so that saving one never loses the other.
+struct SavedChoices {
+    private let store: StateStore
+    private let logger: Logger
+    /// The lock as saved; nil when unlocked.
+    private(set) var lock: InterfaceOrientationMask?
+    /// The manual tablet mode as saved; nil for `auto`.
+    private(set) var tabletMode: Bool?
+
+    /// Reads the saved choices (a missing or broken file gives the defaults: ``StateStore/load()``).
+    init(store: StateStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        let saved = store.load()
+        lock = saved.lock
+        tabletMode = saved.tabletMode
+    }
+
+    /// Saves a new lock (nil: unlocked), keeping the tablet mode.
+    /// - Throws: ``StateStoreError`` when it cannot be written; nothing changes then.
+    mutating func save(lock: InterfaceOrientationMask?) throws(StateStoreError) {
+        try save(PersistedState(lock: lock, tabletMode: tabletMode), failure: "the lock could not be saved")
+        self.lock = lock
+    }
+
+    /// Saves a new manual tablet mode (nil: `auto`), keeping the lock.
+    /// - Throws: ``StateStoreError`` when it cannot be written; nothing changes then.
+    mutating func save(tabletMode: Bool?) throws(StateStoreError) {
+        try save(PersistedState(lock: lock, tabletMode: tabletMode), failure: "the tablet mode could not be saved")
+        self.tabletMode = tabletMode
+    }
+
+    private func save(_ state: PersistedState, failure: Logger.Message) throws(StateStoreError) {
+        do {
+            try store.save(state)
+        } catch {
+            logger.error(failure, metadata: ["error": "\(error)"])
+            throw error
+        }
+    }
+}
