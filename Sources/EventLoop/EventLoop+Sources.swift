@@ -41,6 +41,15 @@ extension EventLoop {
         )
     }
 
+    /// Runs `action` once at the loop's next turn, after the callback being handled now has returned: for work that
+    /// must not run inside the callback that asks for it (a capture replaced, or failed, from inside its own
+    /// delivery of a sample). Every such action of the daemon goes through here.
+    /// - Returns: The source; the action is cancelled when it is released before it runs.
+    /// - Throws: ``EventLoopError`` naming `sd_event_add_time`.
+    public func addNextTurnAction(_ action: @escaping () -> Void) throws(EventLoopError) -> TimerSource {
+        try addTimer(at: now, handler: action)
+    }
+
     /// Adds a timer that fires every `interval` seconds, first at ``now`` + `interval` (`sd_event_add_time`).
     ///
     /// Each deadline is the previous one plus `interval`, so lateness does not accumulate; when the loop fell behind

@@ -342,7 +342,7 @@ public final class AccelerometerSensor {
             state = .capturing(capture, watch: watch)
             if let jump, pendingRevalidation == nil {
                 // Not from inside the capture's delivery, which the re-validation replaces: at the next loop turn.
-                pendingRevalidation = try? loop.addTimer(at: loop.now) { [unowned self] in
+                pendingRevalidation = try? loop.addNextTurnAction { [unowned self] in
                     self.pendingRevalidation = nil
                     guard case .capturing(_, let watch?) = self.state else { return }
                     self.act(on: watch.revalidation(because: jump, usable: self.usableSamples))

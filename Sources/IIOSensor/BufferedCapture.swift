@@ -185,7 +185,7 @@ final class BufferedCapture: Capture {
             if let buffer { iio_buffer_destroy(buffer) }
             buffer = nil
             // Not from inside the sample's delivery: at the next loop iteration.
-            pendingFailure = try? loop.addTimer(at: loop.now) { [unowned self] in
+            pendingFailure = try? loop.addNextTurnAction { [unowned self] in
                 self.pendingFailure = nil
                 self.owner.captureFailed(error)
             }

@@ -16,11 +16,11 @@ package final class Engine {
     private(set) var settings: DaemonSettings
     let logger: Logger
     private var classifier: OrientationClassifier
-    private var policy: RotationPolicy
-    private var generation = GenerationCounter()
+    var policy: RotationPolicy
+    var generation = GenerationCounter()
     let publisher: EventPublisher
-    private let output: any EngineOutput
-    private var choices: SavedChoices
+    let output: any EngineOutput
+    var choices: SavedChoices
     /// Tablet mode from the manual setting, the switch and the hinge.
     var arbiter = TabletModeArbiter()
     /// The hinge between the display and the base accelerometer; its decision counts while ``hasBase``.
@@ -30,8 +30,8 @@ package final class Engine {
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     var sensorState = SensorState.stopped
     private var clientIDs = ClientIDs()
-    private var tiltTracker = TiltTracker()
-    private var paceTracker = PaceTracker()
+    var tiltTracker = TiltTracker()
+    var paceTracker = PaceTracker()
     /// The base sensor's sample times on the display's clock, for the hinge.
     let clocks = SensorClocks()
     private let sensorFactory: any SensorFactory
@@ -165,88 +165,6 @@ package final class Engine {
         }
     }
 
-    // MARK: Tablet mode
-
-    /// Whether the interface follows the device orientation: always, except with `AutoRotate=tablet-mode` while
-    /// tablet mode says the convertible is folded as a laptop. When nothing tells it follows (as `always`).
-    private static func followsDevice(_ autoRotate: DaemonSettings.AutoRotate, tabletMode: Bool?) -> Bool {
-        autoRotate == .always || tabletMode != false
-    }
-
-    /// Sets the manual tablet mode (nil: `auto`, the switch or the hinge decides), saved first: when it cannot be
-    /// saved nothing changes.
-    /// - Throws: ``StateStoreError`` when the state file cannot be written.
-    func setManualTabletMode(_ value: Bool?) throws(StateStoreError) {
-        guard value != choices.tabletMode else { return }
-        try choices.save(tabletMode: value)
-        logger.info("manual tablet mode", metadata: ["tablet_mode": "\(value.map { $0 ? "on" : "off" } ?? "auto")"])
-        asOneSentChange { tabletModeChanged(arbiter.setManual(value)) }
-    }
-
-    /// The tablet-mode switch changed (or appeared, or went).
-    func switchChanged(to value: Bool?) {
-        asOneSentChange { tabletModeChanged(arbiter.setSwitch(value)) }
-    }
-
-    /// The hinge's decision counts anew: it decided, or the base sensor came or went.
-    func hingeDecided() {
-        asOneSentChange { tabletModeChanged(arbiter.setHinge(hasBase ? hinge.tabletMode : nil)) }
-    }
-
-    /// A change of the arbiter: `previous` is the tablet mode before when it changed (nil: no change). A change is
-    /// a `tablet-mode` event, and the policy starts or stops following the device (an `interface` event when the
-    /// interface moves with it).
-    private func tabletModeChanged(_ previous: Bool??) {
-        guard let previous else { return }
-        publisher.note(.tabletMode, previous: .tabletMode(previous))
-        record(policy.setFollowsDevice(Self.followsDevice(settings.autoRotate, tabletMode: arbiter.tabletMode)))
-    }
-
-    /// Whether to say that nothing tells tablet mode although rotation is to follow it (said once).
-    func shouldSayNothingTellsTabletMode() -> Bool {
-        arbiter.shouldSayNothingTells(rotationFollowsTabletMode: settings.autoRotate == .tabletMode)
-    }
-
-    // MARK: Generation
-
-    /// Adds one to a client's count, starting the sensors when it is the first (they report their new status from
-    /// inside: one change with the begin).
-    func begin(_ client: ClientID) -> GenerationCounter.Update {
-        asOneSentChange {
-            let update = generation.begin(client)
-            if update.transition == .started { sensors.start() }
-            return update
-        }
-    }
-
-    /// Takes one from a client's count, stopping the sensors when the total reaches 0.
-    /// - Throws: ``NotGeneratingError`` when its count is 0; nothing changes then.
-    func end(_ client: ClientID) throws(NotGeneratingError) -> GenerationCounter.Update {
-        let update = try generation.end(client)
-        if update.transition == .stopped { asOneSentChange { stopGenerating() } }
-        return update
-    }
-
-    /// A connection closed, or a bus client released its claim or left the bus: its count and constraint go.
-    /// During a send (a connection dropped for not reading) it waits until the send is over.
-    func clientClosed(_ client: ClientID) {
-        if publisher.deferClose(client) { return }
-        asOneSentChange {
-            if generation.remove(client) == .stopped { stopGenerating() }
-            record(policy.removeClient(client))
-        }
-    }
-
-    private func stopGenerating() {
-        sensors.stop()
-        // Nobody generates: the angle is unknown; the decision stands.
-        hinge.stop()
-        updateSensorState(.stopped)
-        // Nobody receives events now; the state (device unknown) is what `get` shows.
-        publisher.discard()
-        output.stateChanged(to: state)
-    }
-
     // MARK: Policy
 
     /// Why a lock change did not happen; nothing changed.
@@ -350,13 +268,13 @@ package final class Engine {
         return result
     }
 
-    private func adopt(_ candidate: RotationPolicy) {
+    func adopt(_ candidate: RotationPolicy) {
         let change = PolicyChangeSummary(from: policy, to: candidate)
         policy = candidate
         record(change)
     }
 
-    private func record(_ change: PolicyChange) {
+    func record(_ change: PolicyChange) {
         record(PolicyChangeSummary(change))
     }
 
