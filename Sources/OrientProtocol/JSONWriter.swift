@@ -161,6 +161,32 @@ public struct JSONWriter: Sendable {
         self.value(value)
     }
 
+    // MARK: Members named by coding keys
+
+    /// Writes a member's key from a type's `CodingKeys`, so that its `Codable` conformance and its writer spell each
+    /// key once. Coding keys are fixed ASCII words.
+    public mutating func key(_ codingKey: some CodingKey) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: codingKey.stringValue.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a member named by a coding key.
+    public mutating func member(_ codingKey: some CodingKey, _ value: some JSONWritable) {
+        key(codingKey)
+        self.value(value)
+    }
+
+    /// Writes a member named by a coding key only when its value is not nil (`encodeIfPresent(_:forKey:)`).
+    public mutating func memberIfPresent(_ codingKey: some CodingKey, _ value: (some JSONWritable)?) {
+        guard let value else { return }
+        key(codingKey)
+        self.value(value)
+    }
+
     // MARK: Helpers
 
     private mutating func separate() {

@@ -132,6 +132,10 @@ public struct StatusReport: Sendable, Hashable, Codable {
                 self.command = command
                 self.claims = claims
             }
+
+            private enum CodingKeys: String, CodingKey {
+                case name, pid, command, claims
+            }
         }
 
         /// The well-known name served, `net.hadess.SensorProxy`.
@@ -149,6 +153,10 @@ public struct StatusReport: Sendable, Hashable, Codable {
             self.owned = owned
             self.problem = problem
             self.clients = clients
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, owned, problem, clients
         }
     }
 
@@ -211,16 +219,16 @@ extension StatusReport: JSONWritable {
     /// Writes the report as its `Encodable` conformance does: keys sorted, nil members left out.
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.memberIfPresent("base_sensor", baseSensor)
-            json.memberIfPresent("bus", bus)
-            json.member("clients", clients)
-            json.member("generating_connections", generatingConnections)
-            json.member("generation_total", generationTotal)
-            json.member("sensor", sensor)
-            json.member("state", state)
-            json.memberIfPresent("tablet_mode", tabletMode)
-            json.member("uptime_s", uptime)
-            json.member("version", version)
+            json.memberIfPresent(CodingKeys.baseSensor, baseSensor)
+            json.memberIfPresent(CodingKeys.bus, bus)
+            json.member(CodingKeys.clients, clients)
+            json.member(CodingKeys.generatingConnections, generatingConnections)
+            json.member(CodingKeys.generationTotal, generationTotal)
+            json.member(CodingKeys.sensor, sensor)
+            json.member(CodingKeys.state, state)
+            json.memberIfPresent(CodingKeys.tabletMode, tabletMode)
+            json.member(CodingKeys.uptime, uptime)
+            json.member(CodingKeys.version, version)
         }
     }
 }
@@ -228,19 +236,19 @@ extension StatusReport: JSONWritable {
 extension StatusReport.Sensor: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.memberIfPresent("device", device)
-            json.memberIfPresent("driver", driver)
-            json.member("fell_back", fellBack)
-            json.memberIfPresent("last_error", lastError)
-            json.memberIfPresent("location", location)
-            json.memberIfPresent("matrix", matrix)
-            json.memberIfPresent("matrix_source", matrixSource)
-            json.memberIfPresent("mode", mode)
-            json.memberIfPresent("offset", offset)
-            json.member("rate", rate)
-            json.member("samples_read", samplesRead)
-            json.memberIfPresent("scale", scale)
-            json.member("status", status)
+            json.memberIfPresent(CodingKeys.device, device)
+            json.memberIfPresent(CodingKeys.driver, driver)
+            json.member(CodingKeys.fellBack, fellBack)
+            json.memberIfPresent(CodingKeys.lastError, lastError)
+            json.memberIfPresent(CodingKeys.location, location)
+            json.memberIfPresent(CodingKeys.matrix, matrix)
+            json.memberIfPresent(CodingKeys.matrixSource, matrixSource)
+            json.memberIfPresent(CodingKeys.mode, mode)
+            json.memberIfPresent(CodingKeys.offset, offset)
+            json.member(CodingKeys.rate, rate)
+            json.member(CodingKeys.samplesRead, samplesRead)
+            json.memberIfPresent(CodingKeys.scale, scale)
+            json.member(CodingKeys.status, status)
         }
     }
 }
@@ -248,9 +256,9 @@ extension StatusReport.Sensor: JSONWritable {
 extension StatusReport.TabletMode: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.member("auto_rotate", autoRotate)
-            json.member("follows_device", followsDevice)
-            json.member("switches", switches)
+            json.member(CodingKeys.autoRotate, autoRotate)
+            json.member(CodingKeys.followsDevice, followsDevice)
+            json.member(CodingKeys.switches, switches)
         }
     }
 }
@@ -258,9 +266,9 @@ extension StatusReport.TabletMode: JSONWritable {
 extension StatusReport.TabletMode.Switch: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.member("device", device)
-            json.member("name", name)
-            json.member("tablet_mode", tabletMode)
+            json.member(CodingKeys.device, device)
+            json.member(CodingKeys.name, name)
+            json.member(CodingKeys.tabletMode, tabletMode)
         }
     }
 }
@@ -268,10 +276,10 @@ extension StatusReport.TabletMode.Switch: JSONWritable {
 extension StatusReport.Bus: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.member("clients", clients)
-            json.member("name", name)
-            json.member("owned", owned)
-            json.memberIfPresent("problem", problem)
+            json.member(CodingKeys.clients, clients)
+            json.member(CodingKeys.name, name)
+            json.member(CodingKeys.owned, owned)
+            json.memberIfPresent(CodingKeys.problem, problem)
         }
     }
 }
@@ -279,10 +287,10 @@ extension StatusReport.Bus: JSONWritable {
 extension StatusReport.Bus.Client: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
-            json.member("claims", claims)
-            json.memberIfPresent("command", command)
-            json.member("name", name)
-            json.memberIfPresent("pid", pid)
+            json.member(CodingKeys.claims, claims)
+            json.memberIfPresent(CodingKeys.command, command)
+            json.member(CodingKeys.name, name)
+            json.memberIfPresent(CodingKeys.pid, pid)
         }
     }
 }
