@@ -84,13 +84,7 @@ struct Run: ParsableCommand {
         } else if let fromSystemd = getenv("STATE_DIRECTORY").map({ String(cString: $0) }), !fromSystemd.isEmpty {
             settings.stateDirectory = String(fromSystemd.split(separator: ":").first ?? "/var/lib/orientd")
         }
-        let options = sensor.sensorOptions
-        if let uri = options.uri { settings.sensor.uri = uri }
-        if let device = options.device { settings.sensor.device = device }
-        if let matrix = options.mountMatrix { settings.sensor.mountMatrix = matrix }
-        if sensor.rate != nil { settings.sensor.rate = options.rate }
-        if sensor.pollFallback != nil { settings.sensor.pollFallback = options.pollFallback }
-        if options.forcePolling { settings.sensor.forcePolling = true }
+        sensor.override(&settings.sensor)
         if sensor.verbose { settings.logLevel = .debug }
     }
 }

@@ -4,10 +4,16 @@ import OrientationCore
 
 /// The options that say which accelerometer to use and how (CONFIG.md `[Sensor]`).
 struct SensorOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp("A libiio URI instead of the local machine (e.g. ip:192.168.2.1).", valueName: "uri"))
+    private typealias Setting = SensorOptions.Setting
+
+    @Option(
+        name: .customLong(Setting.uri.commandLineOption ?? "uri"),
+        help: ArgumentHelp("A libiio URI instead of the local machine (e.g. ip:192.168.2.1).", valueName: "uri")
+    )
     var uri: String?
 
     @Option(
+        name: .customLong(Setting.device.commandLineOption ?? "device"),
         help: ArgumentHelp(
             "The accelerometer to use: its id (iio:device1), name, label or sysfs path.",
             valueName: "device"
@@ -15,33 +21,49 @@ struct SensorOptionGroup: ParsableArguments {
     )
     var device: String?
 
-    @Option(help: "Samples per second, 5–400: the nearest available rate at or above it is used (default 20).")
+    @Option(
+        name: .customLong(Setting.rate.commandLineOption ?? "rate"),
+        help: ArgumentHelp(
+            "Samples per second, \(Self.range(.rate)): the nearest available rate at or above it is used "
+                + "(default \(Setting.rate.defaultText))."
+        )
+    )
     var rate: Double?
 
     @Option(
-        name: .customLong("poll-fallback-sec"),
-        help: "Seconds without a scan after enabling the buffer before polling instead, 0.5–10."
+        name: .customLong(Setting.pollFallback.commandLineOption ?? "poll-fallback-sec"),
+        help: ArgumentHelp(
+            "Seconds without a scan after enabling the buffer before polling instead, \(Self.range(.pollFallback)) "
+                + "(default \(Setting.pollFallback.defaultText))."
+        )
     )
     var pollFallback: Double?
 
     @Option(
-        name: .customLong("mount-matrix"),
+        name: .customLong(Setting.mountMatrix.commandLineOption ?? "mount-matrix"),
         help: ArgumentHelp("A mount matrix overriding udev and sysfs.", valueName: "a, b, c; d, e, f; g, h, i")
     )
     var mountMatrix: String?
 
-    @Flag(help: "Poll the raw attributes even when the buffer could be used.")
+    @Flag(
+        name: .customLong(Setting.forcePolling.commandLineOption ?? "poll"),
+        help: "Poll the raw attributes even when the buffer could be used."
+    )
     var poll = false
 
     @Flag(name: .shortAndLong, help: "Log debug messages too.")
     var verbose = false
 
+    /// `5–400`: a setting's range as the help and the errors write it.
+    private static func range(_ setting: Setting) -> String {
+        guard let range = setting.range else { return "" }
+        return "\(Setting.number(range.lowerBound))–\(Setting.number(range.upperBound))"
+    }
+
     func validate() throws {
-        if let rate, !(5...400).contains(rate) {
-            throw ValidationError("--rate \(rate) is out of range; allowed: 5–400")
-        }
-        if let pollFallback, !(0.5...10).contains(pollFallback) {
-            throw ValidationError("--poll-fallback-sec \(pollFallback) is out of range; allowed: 0.5–10")
+        for (setting, value) in [(Setting.rate, rate), (.pollFallback, pollFallback)] {
+            guard let value, let problem = setting.rangeProblem(value) else { continue }
+            throw ValidationError("--\(setting.commandLineOption ?? "") \(value) is \(problem)")
         }
         if let mountMatrix {
             do {
@@ -52,16 +74,21 @@ struct SensorOptionGroup: ParsableArguments {
         }
     }
 
+    /// Sets in `options` what was given on the command line, leaving the rest (the configuration's) as it is.
+    func override(_ options: inout SensorOptions) {
+        if let uri { options.uri = uri }
+        if let device { options.device = device }
+        if let rate { options.rate = rate }
+        if let pollFallback { options.pollFallback = pollFallback }
+        if let matrix = mountMatrix.flatMap({ try? MountMatrix(parsing: $0) }) { options.mountMatrix = matrix }
+        if poll { options.forcePolling = true }
+    }
+
     /// The options for the sensor layer.
     var sensorOptions: SensorOptions {
-        SensorOptions(
-            uri: uri,
-            device: device,
-            rate: rate ?? SensorOptions().rate,
-            pollFallback: pollFallback ?? SensorOptions().pollFallback,
-            mountMatrix: mountMatrix.flatMap { try? MountMatrix(parsing: $0) },
-            forcePolling: poll
-        )
+        var options = SensorOptions()
+        override(&options)
+        return options
     }
 
     /// The accelerometers these options find.

@@ -36,16 +36,16 @@ struct ConfigurationKey: Sendable {
     private static let sensorKeys: [ConfigurationKey] = [
         ConfigurationKey(
             section: "Sensor",
-            name: "Device",
-            defaultValue: "",
+            name: sensorKey(.device),
+            defaultValue: SensorOptions.Setting.device.defaultText,
             allowed: "an IIO device name, iio:deviceN, or a sysfs path; empty: choose automatically",
             check: { $0.contains(where: \.isWhitespace) ? "a device name has no spaces" : nil },
             apply: { value, settings in settings.sensor.device = value.isEmpty ? nil : value }
         ),
         ConfigurationKey(
             section: "Sensor",
-            name: "URI",
-            defaultValue: "",
+            name: sensorKey(.uri),
+            defaultValue: SensorOptions.Setting.uri.defaultText,
             allowed: "a libiio URI such as local: or ip:HOST; empty: the local context",
             check: { value in
                 guard !value.isEmpty else { return nil }
@@ -57,21 +57,13 @@ struct ConfigurationKey: Sendable {
             },
             apply: { value, settings in settings.sensor.uri = value.isEmpty ? nil : value }
         ),
-        decimal(section: "Sensor", name: "Rate", default: "20", range: 5...400, unit: "samples per second") {
-            $1.sensor.rate = $0
-        },
+        decimal(.rate, unit: "samples per second") { $1.sensor.rate = $0 },
         // At most Rate=: Configuration checks the pair once both are known.
-        decimal(
-            section: "Sensor",
-            name: "IdleRate",
-            default: "2",
-            range: 1...400,
-            unit: "samples per second while still (at most Rate=)"
-        ) { $1.sensor.idleRate = $0 },
+        decimal(.idleRate, unit: "samples per second while still (at most Rate=)") { $1.sensor.idleRate = $0 },
         ConfigurationKey(
             section: "Sensor",
-            name: "MountMatrix",
-            defaultValue: "",
+            name: sensorKey(.mountMatrix),
+            defaultValue: SensorOptions.Setting.mountMatrix.defaultText,
             allowed: "a, b, c; d, e, f; g, h, i (nine numbers); empty: from udev or sysfs",
             check: { value in
                 guard !value.isEmpty else { return nil }
@@ -84,10 +76,31 @@ struct ConfigurationKey: Sendable {
             },
             apply: { value, settings in settings.sensor.mountMatrix = try? MountMatrix(parsing: value) }
         ),
-        decimal(section: "Sensor", name: "PollFallbackSec", default: "2", range: 0.5...10, unit: "seconds") {
-            $1.sensor.pollFallback = $0
-        },
+        decimal(.pollFallback, unit: "seconds") { $1.sensor.pollFallback = $0 },
     ]
+
+    /// The `[Sensor]` key of a sensor option (``SensorOptions/Setting``, where it is written).
+    private static func sensorKey(_ setting: SensorOptions.Setting) -> String {
+        guard let key = setting.configurationKey else { preconditionFailure("\(setting) has no configuration key") }
+        return key
+    }
+
+    /// A number key of `[Sensor]`, as ``SensorOptions/Setting`` spells it, with its range and default.
+    private static func decimal(
+        _ setting: SensorOptions.Setting,
+        unit: String,
+        apply: @escaping @Sendable (Double, inout DaemonSettings) -> Void
+    ) -> ConfigurationKey {
+        guard let range = setting.range else { preconditionFailure("\(setting) is not a number") }
+        return decimal(
+            section: "Sensor",
+            name: sensorKey(setting),
+            default: setting.defaultText,
+            range: range,
+            unit: unit,
+            apply: apply
+        )
+    }
 
     private static let classifierKeys: [ConfigurationKey] = [
         integer(
