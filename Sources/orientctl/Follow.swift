@@ -135,6 +135,10 @@ struct Follow: AsyncParsableCommand {
         var backend: any DisplayBackend
         var panelOffset: PanelRotation
         var policy: FollowPolicy
+        /// follow.conf's `[Apps]` rules.
+        var apps: [AppRule] = []
+        /// The backend's kind, which says where the focus comes from.
+        var kind: BackendKind = .exec
     }
 
     /// The backend and policies of the options, follow.conf and the session.
@@ -213,7 +217,7 @@ struct Follow: AsyncParsableCommand {
             guard let command else { throw ValidationError("--backend exec needs the command: --exec CMD") }
             backend = ExecBackend(command: command, panelOffset: offset)
         }
-        return Settings(backend: backend, panelOffset: offset, policy: policy)
+        return Settings(backend: backend, panelOffset: offset, policy: policy, apps: file.apps, kind: kind)
     }
 
     func run() async throws {
@@ -261,7 +265,26 @@ struct Follow: AsyncParsableCommand {
                 externals = now
             }
         }
+        // With [Apps] rules: the compositor's focus changes, as it tells them.
+        let focus = Task {
+            guard !settings.apps.isEmpty else { return }
+            guard let source = FocusSources.source(for: settings.kind, environment: ProcessInfo.processInfo.environment)
+            else {
+                StandardStreams.error(
+                    "orientctl: the [Apps] rules of follow.conf do not apply with --backend \(settings.kind.rawValue): "
+                        + FocusSources.unsupportedReason(settings.kind)
+                )
+                return
+            }
+            do throws(QueryFailure) {
+                try await source.watch { app in sink.yield(.focus(app)) }
+            } catch {
+                StandardStreams.error("orientctl: the [Apps] rules stop applying: \(error.message)")
+                sink.yield(.focus(nil))
+            }
+        }
         try await TerminationSignals.runUntilSignalled(signals) {
+            var apps = AppConstraint(rules: settings.apps)
             var applier = RotationApplier(
                 backend: settings.backend,
                 panelOffset: settings.panelOffset,
@@ -269,11 +292,15 @@ struct Follow: AsyncParsableCommand {
                 dryRun: dryRun,
                 policy: settings.policy
             )
+            await apps.state(begun.state, on: client)
             await applier.consider(begun.state, again: true)
             for await trigger in triggers {
                 switch trigger {
                 case .state(let state):
+                    await apps.state(state, on: client)
                     await applier.consider(state, again: false)
+                case .focus(let app):
+                    await apps.focus(app, on: client)
                 case .reconnected:
                     // The daemon's state after the restart: a lock may have set the orientation without an event.
                     if let state = try? await client.get() { await applier.consider(state, again: true) }
@@ -285,6 +312,7 @@ struct Follow: AsyncParsableCommand {
         events.cancel()
         reconnections.cancel()
         displays.cancel()
+        focus.cancel()
         sink.finish()
         await client.close()
     }
