@@ -16,6 +16,8 @@ struct AppConstraint {
     private var held: Holding?
     /// What was last tried and refused, so that a refusal is said once.
     private var refused: Holding?
+    /// The rule a lock sets aside now, so that it is said once.
+    private var setAside: Holding?
 
     private struct Holding: Equatable {
         var app: String
@@ -40,16 +42,20 @@ struct AppConstraint {
         await update(client)
     }
 
-    /// The rule and app that should hold now.
-    private var wanted: Holding? {
-        guard !locked, let focused,
+    /// The rule of the focused app, whether or not a lock sets it aside.
+    private var ruled: Holding? {
+        guard let focused,
             let rule = rules.first(where: { rule in focused.names.contains(where: rule.matches) })
         else { return nil }
         return Holding(app: focused.name, rule: rule)
     }
 
     private mutating func update(_ client: OrientClient) async {
-        let want = wanted
+        let want = locked ? nil : ruled
+        if locked, let ruled, ruled != setAside {
+            StandardStreams.error("orientctl: the lock wins over the rule of \(ruled.app) (\(ruled.rule.mask))")
+        }
+        setAside = locked ? ruled : nil
         guard want?.rule.mask != held?.rule.mask else {
             held = want
             return
