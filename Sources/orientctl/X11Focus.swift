@@ -4,13 +4,15 @@
 struct X11Focus: FocusSource {
     var desktop: String { "X11" }
 
-    /// The window of a line `_NET_ACTIVE_WINDOW(WINDOW): window id # 0x1a00003`; nil for no window (`0x0`, or
-    /// the property not set: `_NET_ACTIVE_WINDOW:  not found.`).
+    /// The window of a line `_NET_ACTIVE_WINDOW(WINDOW): window id # 0x1a00003` (as window managers set it), or
+    /// `_NET_ACTIVE_WINDOW(CARDINAL) = 27262979` (as `xprop -set` does); nil for no window (0, or the property not
+    /// set: `_NET_ACTIVE_WINDOW:  not found.`).
     static func activeWindow(in line: String) -> String? {
-        guard let mark = line.firstRange(of: "# ") else { return nil }
-        let id = line[mark.upperBound...].prefix { !$0.isWhitespace && $0 != "," }
-        guard id.hasPrefix("0x"), let number = UInt64(id.dropFirst(2), radix: 16), number != 0 else { return nil }
-        return String(id)
+        guard let mark = line.firstRange(of: "# ") ?? line.firstRange(of: "= ") else { return nil }
+        let word = line[mark.upperBound...].prefix { !$0.isWhitespace && $0 != "," }
+        let number = word.hasPrefix("0x") ? UInt64(word.dropFirst(2), radix: 16) : UInt64(word)
+        guard let number, number != 0 else { return nil }
+        return "0x" + String(number, radix: 16)
     }
 
     /// The class and instance of `WM_CLASS(STRING) = "instance", "Class"`, class first; empty when not set.
@@ -36,7 +38,10 @@ struct X11Focus: FocusSource {
             await changed(app)
         }
         if !Task.isCancelled {
-            throw QueryFailure(message: "'xprop -root -spy _NET_ACTIVE_WINDOW' ended: did the X server go away?")
+            throw QueryFailure(
+                message: "'xprop -root -spy _NET_ACTIVE_WINDOW' ended: the X server went away, or no window manager "
+                    + "sets _NET_ACTIVE_WINDOW (EWMH)"
+            )
         }
     }
 }

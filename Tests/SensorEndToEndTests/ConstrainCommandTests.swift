@@ -88,7 +88,10 @@ extension EmulatedDeviceTests {
             let sandbox = try DaemonSandbox()
             let daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
             defer { daemon.process.terminate() }
-            let lock = try ChildProcess.orientctl(["--socket", sandbox.socketPath, "lock", "portrait"], testbed: testbed)
+            let lock = try ChildProcess.orientctl(
+                ["--socket", sandbox.socketPath, "lock", "portrait"],
+                testbed: testbed
+            )
             #expect(await lock.wait() == .exited(0), "\(lock.report)")
             let marker = sandbox.directory + "/ran"
             let run = try ChildProcess.orientctl(

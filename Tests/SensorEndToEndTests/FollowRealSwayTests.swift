@@ -58,8 +58,10 @@ extension EmulatedDeviceTests {
                 let reached = await poll(timeout: .seconds(20)) { sway.transform() == transform }
                 #expect(
                     reached,
-                    Comment(rawValue: "\(what): sway shows transform \(sway.transform() ?? "none"), not \(transform)\n"
-                        + "\(follow?.report ?? "")\nsway log:\n\(sway.log)"),
+                    Comment(
+                        rawValue: "\(what): sway shows transform \(sway.transform() ?? "none"), not \(transform)\n"
+                            + "\(follow?.report ?? "")\nsway log:\n\(sway.log)"
+                    ),
                     sourceLocation: sourceLocation
                 )
             }

@@ -47,12 +47,15 @@ final class HeadlessSway {
             // wlroots needs its runtime directory to be the user's own, mode 0700.
             chown(runtimeDirectory, Self.unprivilegedUser.uid, Self.unprivilegedUser.gid)
             guard let setpriv = Self.find("setpriv") else {
-                throw DaemonTestError(description: "running as root, and setpriv (util-linux) is missing to drop to nobody")
+                throw DaemonTestError(
+                    description: "running as root, and setpriv (util-linux) is missing to drop to nobody"
+                )
             }
-            arguments = [
-                setpriv, "--reuid=\(Self.unprivilegedUser.uid)", "--regid=\(Self.unprivilegedUser.gid)",
-                "--clear-groups", "--",
-            ] + arguments
+            arguments =
+                [
+                    setpriv, "--reuid=\(Self.unprivilegedUser.uid)", "--regid=\(Self.unprivilegedUser.gid)",
+                    "--clear-groups", "--",
+                ] + arguments
         }
         chmod(runtimeDirectory, 0o700)
         let environment = [
@@ -213,7 +216,9 @@ final class HeadlessSway {
     /// The path of a program on PATH.
     private static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Runs a program to its end; its standard output (and error) and status.
