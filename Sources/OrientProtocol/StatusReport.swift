@@ -151,6 +151,26 @@ public struct StatusReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// One connection's constraint, and who holds it.
+    public struct Constraint: Sendable, Hashable, Codable {
+        /// The orientations it allows, in listing order.
+        public var mask: [String]
+        /// The process at the other end of the connection, if its credentials were read.
+        public var pid: Int?
+        /// That process's command name (`/proc/PID/comm`), if it could be read.
+        public var command: String?
+        /// What the client said the constraint is for (`constrain`'s `holder`: `app mpv`), if it said.
+        public var holder: String?
+
+        /// A constraint from its parts.
+        public init(mask: [String], pid: Int?, command: String?, holder: String?) {
+            self.mask = mask
+            self.pid = pid
+            self.command = command
+            self.holder = holder
+        }
+    }
+
     /// orientd's version.
     public var version: String
     /// Seconds since the daemon started.
@@ -170,6 +190,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var baseSensor: Sensor?
     /// The D-Bus service; nil (absent on the wire) while it is off.
     public var bus: Bus?
+    /// The connections' constraints with who holds them; nil from daemons older than the field.
+    public var constraints: [Constraint]?
 
     /// A report from its parts.
     public init(
@@ -182,7 +204,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
         state: OrientationState,
         tabletMode: TabletMode? = nil,
         baseSensor: Sensor? = nil,
-        bus: Bus? = nil
+        bus: Bus? = nil,
+        constraints: [Constraint]? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -194,10 +217,11 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.tabletMode = tabletMode
         self.baseSensor = baseSensor
         self.bus = bus
+        self.constraints = constraints
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, sensor, clients, state, bus
+        case version, sensor, clients, state, bus, constraints
         case tabletMode = "tablet_mode"
         case baseSensor = "base_sensor"
         case uptime = "uptime_s"
@@ -213,6 +237,7 @@ extension StatusReport: JSONWritable {
             json.memberIfPresent("base_sensor", baseSensor)
             json.memberIfPresent("bus", bus)
             json.member("clients", clients)
+            json.memberIfPresent("constraints", constraints)
             json.member("generating_connections", generatingConnections)
             json.member("generation_total", generationTotal)
             json.member("sensor", sensor)
@@ -281,6 +306,17 @@ extension StatusReport.Bus.Client: JSONWritable {
             json.member("claims", claims)
             json.memberIfPresent("command", command)
             json.member("name", name)
+            json.memberIfPresent("pid", pid)
+        }
+    }
+}
+
+extension StatusReport.Constraint: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.memberIfPresent("command", command)
+            json.memberIfPresent("holder", holder)
+            json.member("mask", mask)
             json.memberIfPresent("pid", pid)
         }
     }

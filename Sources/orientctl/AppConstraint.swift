@@ -61,7 +61,7 @@ struct AppConstraint {
             return
         }
         do {
-            try await client.constrain(want?.rule.mask)
+            try await client.constrain(want?.rule.mask, holder: want.map { "app \($0.app)" })
             if let want {
                 StandardStreams.error(
                     "orientctl: \(want.app) has the focus: holding \(want.rule.mask) (follow.conf [Apps] line \(want.rule.line))"

@@ -32,6 +32,13 @@ struct Constrain: AsyncParsableCommand {
     )
     var command: [String] = []
 
+    /// What `status` shows the constraint is for: the command, shortened to what the protocol takes.
+    private var holder: String? {
+        guard !command.isEmpty else { return nil }
+        let text = command.map(ExternalCommand.quoted).joined(separator: " ")
+        return text.count <= Request.holderLimit ? text : String(text.prefix(Request.holderLimit - 1)) + "…"
+    }
+
     func validate() throws {
         _ = try Self.parse(mask)
     }
@@ -42,7 +49,7 @@ struct Constrain: AsyncParsableCommand {
         defer { connection.close() }
         let constrained = try await connection.request(
             .constrain,
-            .constrain(try Self.parse(mask)),
+            .constrain(try Self.parse(mask), holder: holder),
             returning: OrientationState.self
         )
         guard command.isEmpty else {

@@ -10,10 +10,11 @@ import Testing
 /// on the scripted peer; mistakes in the section are reported with the file and line.
 @Suite("orientctl follow: app rules", .timeLimit(.minutes(2)))
 struct FollowAppsTests {
-    /// The constrain request orientctl sends for `mask` with request id `id` (nil: the release).
-    static func constrain(_ id: Int, _ mask: [String]?) -> String {
-        let value = mask.map { "[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]" } ?? "null"
-        return #"{"id": \#(id), "method": "constrain", "params": {"mask": \#(value)}}"#
+    /// The constrain request orientctl sends for `app`'s `mask` with request id `id` (nil: the release).
+    static func constrain(_ id: Int, _ mask: [String]?, app: String = "mpv") -> String {
+        guard let mask else { return #"{"id": \#(id), "method": "constrain", "params": {"mask": null}}"# }
+        let value = "[" + mask.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        return #"{"id": \#(id), "method": "constrain", "params": {"mask": \#(value), "holder": "app \#(app)"}}"#
     }
 
     /// Writes follow.conf under `directory/config`.
@@ -65,7 +66,7 @@ struct FollowAppsTests {
             try connection.send(Fixture.result(2, Fixture.state(device: .portrait, interface: .landscapeRight)))
             // Another ruled class with a glob, then an unruled one, then none: one request per change of mask.
             try stream.send(Array("activewindow>>steam_app_1245620,ELDEN RING\n".utf8))
-            #expect(try await connection.readLine() == Self.constrain(3, ["landscape-right"]))
+            #expect(try await connection.readLine() == Self.constrain(3, ["landscape-right"], app: "steam_app_1245620"))
             try connection.send(Fixture.result(3, Fixture.state(device: .portrait, interface: .landscapeRight)))
             try stream.send(Array("activewindow>>kitty,~\nactivewindow>>,\nactivewindow>>foot,~\n".utf8))
             #expect(try await connection.readLine() == Self.constrain(4, nil))

@@ -76,6 +76,15 @@ extension EmulatedDeviceTests {
                 "\(run.report)"
             )
             #expect(try await Self.allowed(daemon) == ["landscape-left"])
+            // status names the holder: orientctl's process and the command it runs.
+            let status = try ChildProcess.orientctl(["--socket", sandbox.socketPath, "status"], testbed: testbed)
+            #expect(await status.wait() == .exited(0), "\(status.report)")
+            #expect(
+                status.outputLines.contains {
+                    $0.hasPrefix("  landscape-left:") && $0.contains("orientctl (pid \(run.pid)) for sh -c 'trap")
+                },
+                "\(status.report)"
+            )
             kill(run.pid, signal)
             let name = signal == SIGINT ? "INT" : "TERM"
             #expect(await run.wait() == .exited(signal == SIGINT ? 21 : 22), "\(run.report)")

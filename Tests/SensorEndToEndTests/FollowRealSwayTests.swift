@@ -93,6 +93,16 @@ extension EmulatedDeviceTests {
             // device stays in portrait.
             try await rig.sway.focus(appID: "video")
             await rig.expectTransform("normal", "video focused")
+            let status = try ChildProcess.orientctl(["--socket", socket, "status"], testbed: rig.testbed)
+            #expect(await status.wait() == .exited(0), "\(status.report)")
+            let follower = try #require(rig.follow)
+            #expect(
+                status.outputLines.contains {
+                    $0.hasPrefix("  landscape-left,landscape-right:")
+                        && $0.hasSuffix("orientctl (pid \(follower.pid)) for app video")
+                },
+                "status names follow and the app: \(status.report)"
+            )
             try await rig.sway.focus(appID: "other")
             await rig.expectTransform("270", "other focused again")
             try await rig.sway.focus(appID: "video")

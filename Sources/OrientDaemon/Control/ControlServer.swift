@@ -124,6 +124,7 @@ final class ControlServer {
                 metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"]
             )
         }
+        requests.clientClosed(client.id)
         engine.clientClosed(client.id)
     }
 }
