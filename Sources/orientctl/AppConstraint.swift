@@ -24,8 +24,12 @@ struct AppConstraint {
         var rule: AppRule
     }
 
-    init(rules: [AppRule]) {
+    /// `--dry-run`: say what would be held, hold nothing.
+    let dryRun: Bool
+
+    init(rules: [AppRule], dryRun: Bool) {
         self.rules = rules
+        self.dryRun = dryRun
     }
 
     /// Takes the newly focused app.
@@ -57,6 +61,12 @@ struct AppConstraint {
         }
         setAside = locked ? ruled : nil
         guard want?.rule.mask != held?.rule.mask else {
+            held = want
+            return
+        }
+        if dryRun {
+            let what = want.map { "would hold \($0.rule.mask) for \($0.app)" } ?? "would release the app's constraint"
+            StandardStreams.error("orientctl: (dry run) \(what)")
             held = want
             return
         }

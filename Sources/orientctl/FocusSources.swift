@@ -6,7 +6,8 @@ enum FocusSources {
         case .sway: SwayFocus()
         case .hyprland: HyprlandFocus(environment: environment)
         case .x11: X11Focus()
-        case .niri, .kde, .cosmic, .wlr, .exec: nil
+        case .niri: NiriFocus()
+        case .kde, .cosmic, .wlr, .exec: nil
         }
     }
 
@@ -17,10 +18,9 @@ enum FocusSources {
         case .cosmic: "COSMIC offers no focus events to other programs"
         case .wlr:
             "wlroots compositors share no common focus events (sway and Hyprland have their own: --backend sway|hyprland)"
-        case .niri: "orientctl does not read niri's event stream yet"
         case .exec:
             "the --exec command rotates whatever it rotates; name the desktop with --backend to follow its focus"
-        case .sway, .hyprland, .x11: ""
+        case .sway, .hyprland, .x11, .niri: ""
         }
     }
 }

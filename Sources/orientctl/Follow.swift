@@ -56,9 +56,9 @@ struct Follow: AsyncParsableCommand {
             (mpv=landscape, org.pwmt.zathura=portrait, steam_app_*=landscape-right: a glob of the Wayland \
             app_id, Hyprland's class or X11's WM_CLASS). While a ruled app has the focus, follow holds its \
             mask as its constraint on orientd, and releases it when the focus leaves; while a lock is in force, \
-            the rules rest. The focus comes from sway's IPC events, Hyprland's event socket and X11's \
-            _NET_ACTIVE_WINDOW (xprop -spy); with kde, cosmic, niri, wlr and exec the rules do not apply, and \
-            follow says so once.
+            the rules rest. The focus comes from sway's IPC events, Hyprland's event socket, niri's event \
+            stream and X11's _NET_ACTIVE_WINDOW (xprop -spy); with kde, cosmic, wlr and exec the rules do not \
+            apply, and follow says so once.
 
             --panel-offset is for a panel whose scan-out is turned from the device's natural orientation \
             (a portrait-native panel in a landscape tablet or laptop): the counter-clockwise rotation, in \
@@ -292,7 +292,7 @@ struct Follow: AsyncParsableCommand {
             }
         }
         try await TerminationSignals.runUntilSignalled(signals) {
-            var apps = AppConstraint(rules: settings.apps)
+            var apps = AppConstraint(rules: settings.apps, dryRun: dryRun)
             var applier = RotationApplier(
                 backend: settings.backend,
                 panelOffset: settings.panelOffset,

@@ -62,10 +62,11 @@ enum LineStream {
             child = pid
         case .failure(let failure):
             close(ends[0])
-            let command = arguments.map(ExternalCommand.quoted).joined(separator: " ")
-            var text = "'\(command)' could not start: \(Errno(failure.errno))"
-            if failure.errno == ENOENT { text += " (is \(arguments[0]) installed and on PATH?)" }
-            throw QueryFailure(message: text)
+            let outcome = ExternalCommand.Outcome(
+                command: ExternalCommand(arguments: arguments),
+                spawnError: failure.errno
+            )
+            throw QueryFailure(message: outcome.failureText)
         }
         // Reaped once, under the lock, so that a stop after the end never signals a pid the system reused.
         let reaped = ReapedFlag()

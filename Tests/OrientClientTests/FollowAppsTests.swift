@@ -96,6 +96,63 @@ struct FollowAppsTests {
         }
     }
 
+    @Test("niri: its event stream's window events, from the whole state at the start to focus and close")
+    func niriEventStream() async throws {
+        try await withTemporaryDirectory { directory in
+            try Self.writeFollowConf("[Apps]\nmpv=landscape\n", in: directory)
+            // A stand-in niri: the event stream follows a file the test appends recorded lines to; every other
+            // command (the rotation's) succeeds.
+            let bin = directory + "/bin"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            let events = directory + "/niri-events"
+            #expect(FileManager.default.createFile(atPath: events, contents: nil))
+            let script =
+                "#!/bin/sh\ncase \"$*\" in\n\"msg --json event-stream\") exec tail -n +1 -f '\(events)' ;;\nesac\n"
+            try StandInPrograms.writeProgram(script, to: bin + "/niri")
+            func record(_ lines: String) throws {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: events))
+                try handle.seekToEnd()
+                try handle.write(contentsOf: Data(lines.utf8))
+                try handle.close()
+            }
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(
+                ["follow", "--backend", "niri", "--output", "eDP-1", "--socket", peer.path],
+                in: directory,
+                environment: FollowTests.environment(
+                    in: directory,
+                    ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")]
+                )
+            )
+            let connection = try await peer.accept()
+            #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
+            try connection.send(
+                Fixture.result(1, BeginResult(count: 1, state: Fixture.state(device: .portrait, interface: .portrait)))
+            )
+            // The state at the start: two windows, the terminal focused; then mpv gets the focus.
+            try record(
+                #"{"WorkspacesChanged":{"workspaces":[]}}"# + "\n"
+                    + #"{"WindowsChanged":{"windows":[{"id":1,"title":"~","app_id":"foot","is_focused":true},"#
+                    + #"{"id":2,"title":"film.mkv","app_id":"mpv","is_focused":false}]}}"# + "\n"
+                    + #"{"WindowFocusChanged":{"id":2}}"# + "\n"
+            )
+            #expect(try await connection.readLine() == Self.constrain(2, ["landscape-left", "landscape-right"]))
+            try connection.send(Fixture.result(2, Fixture.state(device: .portrait, interface: .landscapeRight)))
+            // mpv closes: nothing has the focus until niri says.
+            try record(#"{"WindowClosed":{"id":2}}"# + "\n" + #"{"WindowFocusChanged":{"id":null}}"# + "\n")
+            #expect(try await connection.readLine() == Self.constrain(3, nil))
+            try connection.send(Fixture.result(3, Fixture.state(device: .portrait, interface: .portrait)))
+            // A new mpv window opens focused.
+            try record(
+                #"{"WindowOpenedOrChanged":{"window":{"id":3,"title":"x","app_id":"mpv","is_focused":true}}}"# + "\n"
+            )
+            #expect(try await connection.readLine() == Self.constrain(4, ["landscape-left", "landscape-right"]))
+            try connection.send(Fixture.result(4, Fixture.state(device: .portrait, interface: .landscapeRight)))
+            process.signal(SIGTERM)
+            #expect(try await process.wait() == 0, "\(process.errorOutput)")
+        }
+    }
+
     @Test(
         "X11: _NET_ACTIVE_WINDOW on the root of a real X server, and the window's WM_CLASS",
         .enabled(if: XvfbServer.canStart, "Xvfb cannot start here: install xvfb and x11-utils (scripts/install-deps)")
