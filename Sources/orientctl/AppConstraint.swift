@@ -60,10 +60,8 @@ struct AppConstraint {
             StandardStreams.error("orientctl: the lock wins over the rule of \(ruled.app) (\(ruled.rule.mask))")
         }
         setAside = locked ? ruled : nil
-        guard want?.rule.mask != held?.rule.mask else {
-            held = want
-            return
-        }
+        // Another app under the same mask is sent too, so that `status` names the app that has the focus.
+        guard want != held else { return }
         if dryRun {
             let what = want.map { "would hold \($0.rule.mask) for \($0.app)" } ?? "would release the app's constraint"
             StandardStreams.error("orientctl: (dry run) \(what)")
