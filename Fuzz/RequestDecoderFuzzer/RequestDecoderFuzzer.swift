@@ -118,6 +118,9 @@ private func checkLine(_ line: [UInt8]) {
         case .tabletMode:
             check(request.method == .tabletMode, "tablet-mode parameters for \(request.method)")
         }
+        if case .constrain(_, let holder?) = request.parameters {
+            check(!holder.isEmpty && holder.count <= Request.holderLimit, "accepted the holder \(holder)")
+        }
         let written = Array(request.line.utf8)
         check(written.last == UInt8(ascii: "\n"), "\(request)'s line has no newline")
         check(!written.dropLast().contains(UInt8(ascii: "\n")), "\(request)'s line is more than one line")
