@@ -233,6 +233,26 @@ struct FollowAppsTests {
         }
     }
 
+    @Test("a focus stream that ends is reported once; the rules stop and rotation goes on")
+    func focusStreamThatEnds() async throws {
+        try await withTemporaryDirectory { directory in
+            // The stand-in swaymsg answers a subscription as a refused one and ends: no events come.
+            let standIns = try StandInPrograms(in: directory)
+            try Self.writeFollowConf("[Apps]\nmpv=landscape\n", in: directory)
+            let peer = try ScriptedPeer(path: directory + "/socket")
+            let process = try OrientctlProcess(
+                ["follow", "--backend", "sway", "--output", "eDP-1", "--socket", peer.path],
+                in: directory,
+                environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
+            )
+            let lines = try await FollowTests().drive(process, through: Array(FollowTests.tour.prefix(3)), on: peer)
+            #expect(lines.count == 3)
+            let said = process.errorOutput.components(separatedBy: "orientctl: the [Apps] rules stop applying: ")
+            #expect(said.count == 2, "\(process.errorOutput)")
+            #expect(process.errorOutput.contains("sway's event stream ended"), "\(process.errorOutput)")
+        }
+    }
+
     static let mistakes: [(String, String)] = [
         ("[Apps]\nmpv=sideways\n", "follow.conf:2: mpv=sideways: allowed: a mask (portrait, portrait-upside-down"),
         ("[Apps]\nmpv=landscape\nmpv=portrait\n", "follow.conf:3: the app mpv is ruled twice"),
