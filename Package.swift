@@ -20,6 +20,9 @@ let package = Package(
     targets: [
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
+        // The one reader of the INI files (the daemon's configuration, follow.conf): lines, sections and keys, with
+        // their numbers. Standard library only; each caller judges its own names and values.
+        .target(name: "IniFormat", dependencies: ["OrientationCore"]),
 
         // C libraries, wrapped thinly by the targets below; none of their types leaves them.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -59,7 +62,7 @@ let package = Package(
             name: "OrientDaemon",
             dependencies: [
                 "OrientationCore", "OrientProtocol", "IIOSensor", "TabletMode", "EventLoop", "CSystemd",
-                "SystemSupport",
+                "SystemSupport", "IniFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -68,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "orientctl",
             dependencies: [
-                "OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport",
+                "OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "IniFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,6 +84,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),

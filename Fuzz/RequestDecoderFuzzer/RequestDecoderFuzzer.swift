@@ -111,12 +111,15 @@ private func checkLine(_ line: [UInt8]) {
             check(![.lock, .constrain, .tabletMode].contains(request.method), "\(request.method) without parameters")
         case .lock(.orientation(let orientation)):
             check(orientation != .unknown, "accepted a lock on unknown")
-        case .lock(.mask(let mask)), .constrain(let mask?):
+        case .lock(.mask(let mask)), .constrain(let mask?, _):
             check(!mask.isEmpty, "accepted an empty mask")
-        case .lock(.current), .constrain(nil):
+        case .lock(.current), .constrain(nil, _):
             break
         case .tabletMode:
             check(request.method == .tabletMode, "tablet-mode parameters for \(request.method)")
+        }
+        if case .constrain(_, let holder?) = request.parameters {
+            check(!holder.isEmpty && holder.count <= Request.holderLimit, "accepted the holder \(holder)")
         }
         let written = Array(request.line.utf8)
         check(written.last == UInt8(ascii: "\n"), "\(request)'s line has no newline")

@@ -73,6 +73,8 @@ public actor OrientClient {
     public private(set) var generationCount = 0
     /// This client's constraint: re-sent after reconnecting.
     public private(set) var constraint: InterfaceOrientationMask?
+    /// What the constraint is for, as `status` shows it: re-sent with it.
+    private var constraintHolder: String?
 
     private var connection: OrientConnection?
     private var supervisor: Task<Void, Never>?
@@ -157,10 +159,16 @@ public actor OrientClient {
 
     /// Restricts the interface orientations while this client is connected (controllers only);
     /// nil removes the constraint. Re-sent after reconnecting.
+    /// - Parameter holder: what the constraint is for (`app mpv`), which `status` shows; at most
+    ///   ``Request/holderLimit`` characters.
     @discardableResult
-    public func constrain(_ mask: InterfaceOrientationMask?) async throws(OrientClientError) -> OrientationState {
-        let state = try await call(.constrain, .constrain(mask), returning: OrientationState.self)
+    public func constrain(
+        _ mask: InterfaceOrientationMask?,
+        holder: String? = nil
+    ) async throws(OrientClientError) -> OrientationState {
+        let state = try await call(.constrain, .constrain(mask, holder: holder), returning: OrientationState.self)
         constraint = mask
+        constraintHolder = mask == nil ? nil : holder
         return state
     }
 
@@ -247,7 +255,9 @@ public actor OrientClient {
     private func restore(on connection: OrientConnection) async throws(OrientClientError) {
         if let constraint {
             do {
-                _ = try await connection.call(Request(method: .constrain, parameters: .constrain(constraint)))
+                _ = try await connection.call(
+                    Request(method: .constrain, parameters: .constrain(constraint, holder: constraintHolder))
+                )
             } catch  where error.code == .daemon {
                 self.constraint = nil
             }

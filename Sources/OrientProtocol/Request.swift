@@ -50,12 +50,16 @@ public struct Request: Sendable, Hashable {
         case mask(InterfaceOrientationMask)
     }
 
+    /// The longest `holder` a `constrain` may name, in characters.
+    public static let holderLimit = 200
+
     /// The parameters, by method.
     public enum Parameters: Sendable, Hashable {
         case none
         case lock(LockTarget)
-        /// nil removes this connection's constraint.
-        case constrain(InterfaceOrientationMask?)
+        /// nil removes this connection's constraint. `holder` names what the constraint is for (`app mpv`,
+        /// the command a launcher runs), for `status`; at most ``Request/holderLimit`` characters.
+        case constrain(InterfaceOrientationMask?, holder: String? = nil)
         case tabletMode(TabletModeSetting)
     }
 
@@ -87,8 +91,9 @@ public struct Request: Sendable, Hashable {
             fields.append("\"params\": {\"orientation\": \"\(orientation.wireName)\"}")
         case .lock(.mask(let mask)):
             fields.append("\"params\": {\"mask\": \(JSONText.names(mask))}")
-        case .constrain(let mask):
-            fields.append("\"params\": {\"mask\": \(mask.map(JSONText.names) ?? "null")}")
+        case .constrain(let mask, let holder):
+            let named = holder.map { ", \"holder\": \(JSONText.quote($0))" } ?? ""
+            fields.append("\"params\": {\"mask\": \(mask.map(JSONText.names) ?? "null")\(named)}")
         case .tabletMode(let setting):
             fields.append("\"params\": {\"mode\": \"\(setting.rawValue)\"}")
         }

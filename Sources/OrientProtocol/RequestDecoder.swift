@@ -94,13 +94,22 @@ public enum RequestDecoder {
                 throw invalid("give either 'orientation' or 'mask', not both")
             }
         case .constrain:
-            if let key = fields.keys.sorted().first(where: { $0 != "mask" }) {
-                throw invalid("unknown constrain param '\(key)'; use 'mask'")
+            if let key = fields.keys.sorted().first(where: { $0 != "mask" && $0 != "holder" }) {
+                throw invalid("unknown constrain param '\(key)'; use 'mask' and 'holder'")
             }
             guard let mask = fields["mask"] else {
                 throw invalid("constrain needs 'mask' (a mask, a list of orientations, or null to remove)")
             }
-            return .constrain(try self.mask(mask))
+            var holder: String?
+            switch fields["holder"] {
+            case nil, .null?:
+                break
+            case .string(let text)? where !text.isEmpty && text.count <= Request.holderLimit:
+                holder = text
+            default:
+                throw invalid("'holder' must be a string of 1 to \(Request.holderLimit) characters, or null")
+            }
+            return .constrain(try self.mask(mask), holder: holder)
         case .tabletMode:
             if let key = fields.keys.sorted().first(where: { $0 != "mode" }) {
                 throw invalid("unknown tablet-mode param '\(key)'; use 'mode'")

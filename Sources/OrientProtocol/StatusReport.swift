@@ -160,6 +160,30 @@ public struct StatusReport: Sendable, Hashable, Codable {
         }
     }
 
+    /// One connection's constraint, and who holds it.
+    public struct Constraint: Sendable, Hashable, Codable {
+        /// The orientations it allows, in listing order.
+        public var mask: [String]
+        /// The process at the other end of the connection, if its credentials were read.
+        public var pid: Int?
+        /// That process's command name (`/proc/PID/comm`), if it could be read.
+        public var command: String?
+        /// What the client said the constraint is for (`constrain`'s `holder`: `app mpv`), if it said.
+        public var holder: String?
+
+        /// A constraint from its parts.
+        public init(mask: [String], pid: Int?, command: String?, holder: String?) {
+            self.mask = mask
+            self.pid = pid
+            self.command = command
+            self.holder = holder
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case mask, pid, command, holder
+        }
+    }
+
     /// orientd's version.
     public var version: String
     /// Seconds since the daemon started.
@@ -179,6 +203,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
     public var baseSensor: Sensor?
     /// The D-Bus service; nil (absent on the wire) while it is off.
     public var bus: Bus?
+    /// The connections' constraints with who holds them; nil from daemons older than the field.
+    public var constraints: [Constraint]?
 
     /// A report from its parts.
     public init(
@@ -191,7 +217,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
         state: OrientationState,
         tabletMode: TabletMode? = nil,
         baseSensor: Sensor? = nil,
-        bus: Bus? = nil
+        bus: Bus? = nil,
+        constraints: [Constraint]? = nil
     ) {
         self.version = version
         self.uptime = uptime
@@ -203,10 +230,11 @@ public struct StatusReport: Sendable, Hashable, Codable {
         self.tabletMode = tabletMode
         self.baseSensor = baseSensor
         self.bus = bus
+        self.constraints = constraints
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, sensor, clients, state, bus
+        case version, sensor, clients, state, bus, constraints
         case tabletMode = "tablet_mode"
         case baseSensor = "base_sensor"
         case uptime = "uptime_s"
@@ -222,6 +250,7 @@ extension StatusReport: JSONWritable {
             json.memberIfPresent(CodingKeys.baseSensor, baseSensor)
             json.memberIfPresent(CodingKeys.bus, bus)
             json.member(CodingKeys.clients, clients)
+            json.memberIfPresent(CodingKeys.constraints, constraints)
             json.member(CodingKeys.generatingConnections, generatingConnections)
             json.member(CodingKeys.generationTotal, generationTotal)
             json.member(CodingKeys.sensor, sensor)
@@ -290,6 +319,17 @@ extension StatusReport.Bus.Client: JSONWritable {
             json.member(CodingKeys.claims, claims)
             json.memberIfPresent(CodingKeys.command, command)
             json.member(CodingKeys.name, name)
+            json.memberIfPresent(CodingKeys.pid, pid)
+        }
+    }
+}
+
+extension StatusReport.Constraint: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.memberIfPresent(CodingKeys.command, command)
+            json.memberIfPresent(CodingKeys.holder, holder)
+            json.member(CodingKeys.mask, mask)
             json.memberIfPresent(CodingKeys.pid, pid)
         }
     }

@@ -121,32 +121,9 @@ struct ExternalCommand: Sendable {
         var environment = ProcessInfo.processInfo.environment
         for variable in self.environment { environment[variable.name] = variable.value }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // orientctl ignores SIGINT and SIGTERM (it takes them from a dispatch source); the command must not.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Nor blocked: this may run on a dispatch thread, which blocks signals, and a child inherits the mask.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
-        // A command that may be killed leads a process group of its own, so that what it started dies with it
-        // (and lets go of the pipes).
-        if timeout != nil {
-            flags |= POSIX_SPAWN_SETPGROUP
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
+        var redirections: [(descriptor: Int32, to: ProgramSpawn.Redirection)] = []
         if capturesOutput {
             guard pipe(&outputPipe) == 0, pipe(&errorPipe) == 0 else {
                 outcome.spawnError = errno
@@ -155,24 +132,29 @@ struct ExternalCommand: Sendable {
             }
             // Only the child's standard output and error may hold the pipes, or their ends never come.
             for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+            redirections = [
+                (0, .open(path: "/dev/null", flags: O_RDONLY)), (1, .duplicate(outputPipe[1])),
+                (2, .duplicate(errorPipe[1])),
+            ]
         }
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv + envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
+        // A command that may be killed leads a process group of its own, so that what it started dies with it
+        // (and lets go of the pipes).
+        let spawned = ProgramSpawn.spawn(
+            arguments,
+            environment: environment.map { "\($0.key)=\($0.value)" },
+            redirections: redirections,
+            ownProcessGroup: timeout != nil
+        )
         if capturesOutput {
             close(outputPipe[1])
             close(errorPipe[1])
         }
-        guard result == 0 else {
-            outcome.spawnError = result
+        let child: pid_t
+        switch spawned {
+        case .success(let pid):
+            child = pid
+        case .failure(let failure):
+            outcome.spawnError = failure.errno
             if capturesOutput {
                 close(outputPipe[0])
                 close(errorPipe[0])

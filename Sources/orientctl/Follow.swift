@@ -52,6 +52,14 @@ struct Follow: AsyncParsableCommand {
             set): a [Follow] section with Backend=, Output=, Touch= (one device per line), PanelOffset=, \
             PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Then=, Exec=, TimeoutSec=.
 
+            Apps choose their orientations: an [Apps] section of follow.conf maps an app to a mask \
+            (mpv=landscape, org.pwmt.zathura=portrait, steam_app_*=landscape-right: a glob of the Wayland \
+            app_id, Hyprland's class or X11's WM_CLASS). While a ruled app has the focus, follow holds its \
+            mask as its constraint on orientd, and releases it when the focus leaves; while a lock is in force, \
+            the rules rest. The focus comes from sway's IPC events, Hyprland's event socket, niri's event \
+            stream and X11's _NET_ACTIVE_WINDOW (xprop -spy); with kde, cosmic, wlr and exec the rules do not \
+            apply, and follow says so once.
+
             --panel-offset is for a panel whose scan-out is turned from the device's natural orientation \
             (a portrait-native panel in a landscape tablet or laptop): the counter-clockwise rotation, in \
             degrees, that makes the picture upright in the normal pose, added to every rotation. A panel \
@@ -135,6 +143,10 @@ struct Follow: AsyncParsableCommand {
         var backend: any DisplayBackend
         var panelOffset: PanelRotation
         var policy: FollowPolicy
+        /// follow.conf's `[Apps]` rules.
+        var apps: [AppRule] = []
+        /// The backend's kind, which says where the focus comes from.
+        var kind: BackendKind = .exec
     }
 
     /// The backend and policies of the options, follow.conf and the session.
@@ -213,7 +225,7 @@ struct Follow: AsyncParsableCommand {
             guard let command else { throw ValidationError("--backend exec needs the command: --exec CMD") }
             backend = ExecBackend(command: command, panelOffset: offset)
         }
-        return Settings(backend: backend, panelOffset: offset, policy: policy)
+        return Settings(backend: backend, panelOffset: offset, policy: policy, apps: file.apps, kind: kind)
     }
 
     func run() async throws {
@@ -261,7 +273,26 @@ struct Follow: AsyncParsableCommand {
                 externals = now
             }
         }
+        // With [Apps] rules: the compositor's focus changes, as it tells them.
+        let focus = Task {
+            guard !settings.apps.isEmpty else { return }
+            guard let source = FocusSources.source(for: settings.kind, environment: ProcessInfo.processInfo.environment)
+            else {
+                StandardStreams.error(
+                    "orientctl: the [Apps] rules of follow.conf do not apply with --backend \(settings.kind.rawValue): "
+                        + FocusSources.unsupportedReason(settings.kind)
+                )
+                return
+            }
+            do throws(QueryFailure) {
+                try await source.watch { app in sink.yield(.focus(app)) }
+            } catch {
+                StandardStreams.error("orientctl: the [Apps] rules stop applying: \(error.message)")
+                sink.yield(.focus(nil))
+            }
+        }
         try await TerminationSignals.runUntilSignalled(signals) {
+            var apps = AppConstraint(rules: settings.apps, dryRun: dryRun)
             var applier = RotationApplier(
                 backend: settings.backend,
                 panelOffset: settings.panelOffset,
@@ -269,11 +300,15 @@ struct Follow: AsyncParsableCommand {
                 dryRun: dryRun,
                 policy: settings.policy
             )
+            await apps.state(begun.state, on: client)
             await applier.consider(begun.state, again: true)
             for await trigger in triggers {
                 switch trigger {
                 case .state(let state):
+                    await apps.state(state, on: client)
                     await applier.consider(state, again: false)
+                case .focus(let app):
+                    await apps.focus(app, on: client)
                 case .reconnected:
                     // The daemon's state after the restart: a lock may have set the orientation without an event.
                     if let state = try? await client.get() { await applier.consider(state, again: true) }
@@ -285,6 +320,7 @@ struct Follow: AsyncParsableCommand {
         events.cancel()
         reconnections.cancel()
         displays.cancel()
+        focus.cancel()
         sink.finish()
         await client.close()
     }

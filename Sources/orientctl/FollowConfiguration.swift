@@ -1,4 +1,5 @@
 import FoundationEssentials
+import IniFormat
 import OrientationCore
 
 /// The user's defaults for `orientctl follow`: `~/.config/orientd/follow.conf` (under `$XDG_CONFIG_HOME` when
@@ -14,8 +15,19 @@ import OrientationCore
 /// NaturalInLaptopMode=yes
 /// Then=notify-send "rotated to $ORIENTD_INTERFACE"
 /// TimeoutSec=10
+///
+/// [Apps]
+/// mpv=landscape
+/// org.pwmt.zathura=portrait
+/// steam_app_*=landscape-right
 /// ```
+///
+/// `[Apps]` maps an app (a glob of its `app_id` or X11 class) to the interface orientations it supports: while
+/// it has the focus, follow holds that mask as its constraint on the daemon.
 struct FollowConfiguration: Sendable, Equatable {
+    /// The sections, as the file spells them.
+    static let sections = ["Follow", "Apps"]
+
     /// The keys of `[Follow]`, as the file spells them.
     static let keys = [
         "Backend", "Output", "Touch", "PanelOffset", "PauseExternal", "NaturalInLaptopMode", "Then", "Exec",
@@ -32,6 +44,8 @@ struct FollowConfiguration: Sendable, Equatable {
     var then: String?
     var exec: String?
     var timeoutSeconds: Double?
+    /// The `[Apps]` rules, in file order.
+    var apps: [AppRule] = []
 
     /// Where the file is: `$XDG_CONFIG_HOME/orientd/follow.conf`, else `$HOME/.config/orientd/follow.conf`.
     static func path(in environment: [String: String]) -> String? {
@@ -57,22 +71,34 @@ struct FollowConfiguration: Sendable, Equatable {
     init(parsing text: String, file: String) throws(FollowConfigurationError) {
         var section: String?
         var seen: Set<String> = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingWhitespace()
-            let mistake = { (reason: String) in FollowConfigurationError(message: "\(file):\(index + 1): \(reason)") }
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), line.count >= 2 else { throw mistake("'\(line)' is not a [Section] line") }
-                section = line.dropFirst().dropLast().trimmingWhitespace()
-                guard section == "Follow" else {
-                    throw mistake("unknown section [\(section ?? "")]; follow.conf has only [Follow]")
+        for line in IniLexer.lines(of: text) {
+            let mistake = { (reason: String) in FollowConfigurationError(message: "\(file):\(line.number): \(reason)") }
+            let key: String
+            let value: String
+            switch line.kind {
+            case .unclosedSection:
+                throw mistake("'\(line.text)' is not a [Section] line")
+            case .section(let name):
+                guard Self.sections.contains(name) else {
+                    throw mistake("unknown section [\(name)]; follow.conf has [Follow] and [Apps]")
+                }
+                section = name
+                continue
+            case .notAssignment:
+                throw mistake("'\(line.text)' is not Key=Value")
+            case .assignment(let name, let assigned):
+                (key, value) = (name, assigned)
+            }
+            guard let section else { throw mistake("\(key)= comes before the [Follow] or [Apps] line") }
+            if section == "Apps" {
+                guard seen.insert("Apps/" + key).inserted else { throw mistake("the app \(key) is ruled twice") }
+                do throws(FollowConfigurationError) {
+                    apps.append(try AppRule(pattern: key, maskText: value, line: line.number))
+                } catch {
+                    throw mistake("\(key)=\(value): \(error.message)")
                 }
                 continue
             }
-            guard let equals = line.firstIndex(of: "=") else { throw mistake("'\(line)' is not Key=Value") }
-            let key = line[..<equals].trimmingWhitespace()
-            let value = line[line.index(after: equals)...].trimmingWhitespace()
-            guard section != nil else { throw mistake("\(key)= comes before the [Follow] line") }
             guard Self.keys.contains(key) else {
                 throw mistake(
                     "unknown key \(key)= in [Follow]; allowed: \(Self.keys.map { $0 + "=" }.joined(separator: ", "))"
@@ -85,6 +111,12 @@ struct FollowConfiguration: Sendable, Equatable {
                 throw mistake("\(key)=\(value): \(error.message)")
             }
         }
+    }
+
+    /// The rule for an app, when one matches it: the first in file order whose pattern matches one of its names
+    /// (the Wayland `app_id`, Hyprland's `class`, or X11's `WM_CLASS` class and instance).
+    func rule(for app: FocusedApp) -> AppRule? {
+        apps.first { rule in app.names.contains { rule.matches($0) } }
     }
 
     private mutating func set(_ key: String, to value: String) throws(FollowConfigurationError) {

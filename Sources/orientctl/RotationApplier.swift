@@ -27,6 +27,8 @@ struct RotationApplier {
         case reconnected
         /// The connected external monitors changed (`--pause-external`).
         case displaysChanged
+        /// Another app has the focus (nil: none, or one without a name), for the `[Apps]` rules.
+        case focus(FocusedApp?)
     }
 
     let backend: any DisplayBackend

@@ -22,6 +22,15 @@ extension StatusReport {
         lines.append(
             ("clients", "\(clients) connected, \(generatingConnections) generating (count \(generationTotal))")
         )
+        if let constraints {
+            lines.append(("constraints", constraints.isEmpty ? "none" : String(constraints.count)))
+            lines += constraints.map { constraint in
+                var who = constraint.command ?? "a client"
+                if let pid = constraint.pid { who += " (pid \(pid))" }
+                if let holder = constraint.holder { who += " for " + holder }
+                return ("  " + constraint.mask.joined(separator: ","), who)
+            }
+        }
         if let bus {
             let claiming =
                 bus.clients.count == 1 ? "1 bus client claiming" : "\(bus.clients.count) bus clients claiming"

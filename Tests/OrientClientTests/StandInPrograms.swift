@@ -120,7 +120,7 @@ struct StandInPrograms {
     /// Writes an executable script through a descriptor that no child process can inherit. Tests run in
     /// parallel in one process: a program another test starts meanwhile would otherwise keep the script
     /// open for writing for its whole life, and running the script would fail with ETXTBSY.
-    private static func writeProgram(_ text: String, to path: String) throws {
+    static func writeProgram(_ text: String, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
         guard descriptor >= 0 else { throw PeerError("cannot write \(path): \(Errno.current)") }
         defer { close(descriptor) }

@@ -297,6 +297,16 @@ private struct SeededRandom: RandomNumberGenerator {
                 }
             )
         }
+        let constraints = optional { random in
+            (0..<Int.random(in: 0...2, using: &random)).map { _ in
+                StatusReport.Constraint(
+                    mask: (0..<Int.random(in: 1...4, using: &random)).map { _ in random.text() },
+                    pid: random.optional { $0.integer() },
+                    command: random.optional { $0.text() },
+                    holder: random.optional { $0.text() }
+                )
+            }
+        }
         return StatusReport(
             version: text(),
             uptime: double(),
@@ -306,7 +316,8 @@ private struct SeededRandom: RandomNumberGenerator {
             generationTotal: integer(),
             state: state(),
             tabletMode: tabletMode,
-            bus: bus
+            bus: bus,
+            constraints: constraints
         )
     }
 }

@@ -34,6 +34,14 @@ import Testing
             #"{"method": "constrain", "params": {"mask": null}}"#,
             Request(method: .constrain, parameters: .constrain(nil))
         ),
+        (
+            #"{"method": "constrain", "params": {"mask": "landscape", "holder": "app mpv"}}"#,
+            Request(method: .constrain, parameters: .constrain(.landscape, holder: "app mpv"))
+        ),
+        (
+            #"{"method": "constrain", "params": {"holder": null, "mask": "portrait"}}"#,
+            Request(method: .constrain, parameters: .constrain(.portrait))
+        ),
         (#"{"method": "unlock"}"#, Request(method: .unlock)),
         (
             #"{"method": "tablet-mode", "params": {"mode": "on"}}"#,
@@ -78,6 +86,16 @@ import Testing
         (#"{"id": 17, "method": "lock", "params": {"angle": 90}}"#, .invalidRequest, .number(17)),
         (#"{"id": 18, "method": "tablet-mode"}"#, .invalidRequest, .number(18)),
         (#"{"id": 19, "method": "tablet-mode", "params": {"mode": "yes"}}"#, .invalidRequest, .number(19)),
+        (#"{"id": 191, "method": "constrain", "params": {"mask": "all", "holder": 7}}"#, .invalidRequest, .number(191)),
+        (
+            #"{"id": 192, "method": "constrain", "params": {"mask": "all", "holder": ""}}"#, .invalidRequest,
+            .number(192)
+        ),
+        (
+            #"{"id": 193, "method": "constrain", "params": {"mask": "all", "holder": ""#
+                + String(repeating: "x", count: Request.holderLimit + 1) + #""}}"#, .invalidRequest, .number(193)
+        ),
+        (#"{"id": 194, "method": "constrain", "params": {"mask": "all", "for": "x"}}"#, .invalidRequest, .number(194)),
         (#"{"id": 20, "method": "tablet-mode", "params": {"mode": true}}"#, .invalidRequest, .number(20)),
         (#"{"id": 21, "method": "tablet-mode", "params": {"mode": "on", "x": 1}}"#, .invalidRequest, .number(21)),
     ])
@@ -123,6 +141,7 @@ import Testing
         Request(method: .lock, parameters: .lock(.current)),
         Request(id: .number(-3), method: .constrain, parameters: .constrain(nil)),
         Request(method: .constrain, parameters: .constrain([.portrait, .landscapeRight])),
+        Request(method: .constrain, parameters: .constrain(.landscape, holder: "mpv \"film\".mkv")),
         Request(id: .number(2), method: .tabletMode, parameters: .tabletMode(.off)),
     ])
     func clientLinesRoundTrip(request: Request) {

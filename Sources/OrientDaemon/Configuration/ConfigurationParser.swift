@@ -1,8 +1,8 @@
+import IniFormat
 import OrientationCore
 
-/// Reads one file in systemd's INI format (CONFIG.md): `[Section]` lines, `Key=Value` lines with
-/// optional whitespace around `=`, `#` and `;` comments, empty lines. Strict: every mistake is
-/// reported, with the file, the line, the key, the value and what is allowed.
+/// Reads one file in systemd's INI format (CONFIG.md), split into lines by ``IniLexer``. Strict: every mistake
+/// is reported, with the file, the line, the key, the value and what is allowed.
 struct ConfigurationParser {
     /// One accepted `Key=Value`.
     struct Assignment {
@@ -20,41 +20,38 @@ struct ConfigurationParser {
         var section: String?
         var sectionIsKnown = false
         var firstLines: [String: Int] = [:]
-        var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
-            let line = rawLine.trimmingWhitespace()
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), line.count >= 2 else {
-                    errors.append(ConfigurationError(file: file, line: number, value: line, reason: .malformedLine))
-                    // Its keys would only repeat the mistake.
-                    section = line
-                    sectionIsKnown = false
-                    continue
-                }
-                let name = line.dropFirst().dropLast().trimmingWhitespace()
-                section = name
-                sectionIsKnown = ConfigurationKey.sections.contains(name)
+        for line in IniLexer.lines(of: text) {
+            let number = line.number
+            let name: String
+            let value: String
+            switch line.kind {
+            case .unclosedSection:
+                errors.append(ConfigurationError(file: file, line: number, value: line.text, reason: .malformedLine))
+                // Its keys would only repeat the mistake.
+                section = line.text
+                sectionIsKnown = false
+                continue
+            case .section(let named):
+                section = named
+                sectionIsKnown = ConfigurationKey.sections.contains(named)
                 if !sectionIsKnown {
                     errors.append(
                         ConfigurationError(
                             file: file,
                             line: number,
-                            section: name,
+                            section: named,
                             reason: .unknownSection,
                             allowed: ConfigurationKey.sections.map { "[\($0)]" }.joined(separator: ", ")
                         )
                     )
                 }
                 continue
-            }
-            guard let equals = line.firstIndex(of: "="), !line[..<equals].trimmingWhitespace().isEmpty else {
-                errors.append(ConfigurationError(file: file, line: number, value: line, reason: .malformedLine))
+            case .notAssignment:
+                errors.append(ConfigurationError(file: file, line: number, value: line.text, reason: .malformedLine))
                 continue
+            case .assignment(let key, let assigned):
+                (name, value) = (key, assigned)
             }
-            let name = line[..<equals].trimmingWhitespace()
-            let value = line[line.index(after: equals)...].trimmingWhitespace()
             guard let section else {
                 errors.append(
                     ConfigurationError(file: file, line: number, key: name, value: value, reason: .keyOutsideSection)

@@ -12,6 +12,8 @@ final class ControlRequests {
     var authorizer: Authorizer
     /// Who answers `status` (the daemon, from the parts that own what it reports); nil: `status` fails.
     weak var status: (any StatusSource)?
+    /// Who holds each connection's constraint, for `status`.
+    private var holders = ConstraintHolders()
 
     init(engine: Engine, authorizer: Authorizer, logger: Logger) {
         self.engine = engine
@@ -69,12 +71,13 @@ final class ControlRequests {
         case (.unlock, _):
             try changeLock { (policy: inout RotationPolicy) throws(PolicyError) in _ = try policy.setLock(nil) }
             return MessageEncoder.result(id: request.id, engine.state)
-        case (.constrain, .constrain(let mask)):
+        case (.constrain, .constrain(let mask, let holder)):
             do {
                 try engine.constrain(mask, for: client)
             } catch {
                 throw Self.protocolError(error)
             }
+            holders.record(mask, holder: holder, for: client, peer: peer)
             return MessageEncoder.result(id: request.id, engine.state)
         case (.tabletMode, .tabletMode(let setting)):
             do {
@@ -85,10 +88,17 @@ final class ControlRequests {
             return MessageEncoder.result(id: request.id, engine.state)
         case (.status, _):
             guard let status else { throw ProtocolError(.internal, "the status is not available while starting") }
-            return MessageEncoder.result(id: request.id, status.statusReport())
+            var report = status.statusReport()
+            report.constraints = holders.report
+            return MessageEncoder.result(id: request.id, report)
         default:
             throw ProtocolError(.internal, "parameters do not match the method")
         }
+    }
+
+    /// A connection closed: its constraint went with it.
+    func clientClosed(_ client: ClientID) {
+        holders.record(nil, holder: nil, for: client, peer: nil)
     }
 
     /// Lets a controller through; refuses anyone else, saying why.

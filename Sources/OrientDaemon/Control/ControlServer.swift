@@ -128,6 +128,7 @@ extension ControlServer: ClientConnectionDelegate {
                 metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"]
             )
         }
+        requests.clientClosed(client.id)
         engine.clientClosed(client.id)
     }
 }
