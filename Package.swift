@@ -28,7 +28,8 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The C-facing pieces every target shares: Errno, FileDescriptor's writeAll, UnixSocketAddress, NameService.
+        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
+        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService.
         // Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.

@@ -157,19 +157,10 @@ public final class StateStore: Sendable {
 
     /// The whole file, up to ``maximumFileSize``; a larger one is reported as `EFBIG`.
     private func readFile() -> Result<[UInt8], StateStoreError> {
-        let fd = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(StateStoreError(.read, path: path, errno: .current)) }
-        defer { close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = retryingInterrupts { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            guard count >= 0 else { return .failure(StateStoreError(.read, path: path, errno: .current)) }
-            guard count > 0 else { return .success(contents) }
-            contents += chunk.prefix(count)
-            guard contents.count <= Self.maximumFileSize else {
-                return .failure(StateStoreError(.read, path: path, errno: Errno(EFBIG)))
-            }
+        do throws(Errno) {
+            return .success(try FileDescriptor.contents(ofFile: path, maximumSize: Self.maximumFileSize))
+        } catch {
+            return .failure(StateStoreError(.read, path: path, errno: error))
         }
     }
 
@@ -177,9 +168,9 @@ public final class StateStore: Sendable {
     private func setAside(reason: String) -> PersistedState {
         var metadata: Logger.Metadata = ["file": "\(path)", "reason": "\(reason)"]
         if rename(path, corruptPath) == 0 {
-            metadata["moved-to"] = "\(corruptPath)"
+            metadata["moved_to"] = "\(corruptPath)"
         } else {
-            metadata["move-error"] = "\(StateStoreError(.setAside, path: corruptPath, errno: .current))"
+            metadata["move_error"] = "\(StateStoreError(.setAside, path: corruptPath, errno: .current))"
         }
         logger.warning("The saved state cannot be used; starting unlocked", metadata: metadata)
         return .defaults
