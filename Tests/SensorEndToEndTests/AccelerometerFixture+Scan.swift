@@ -3,7 +3,7 @@ extension AccelerometerFixture {
     /// given) enabled: channels in scan-index order, each aligned to its storage size, the scan padded to a
     /// multiple of the largest (`iio_compute_scan_bytes`). The oracle for the decoder: written from the ABI alone.
     /// - Parameter timestamp: nanoseconds; nil when the timestamp channel is not enabled (or does not exist).
-    func encodeScan(x: Int64, y: Int64, z: Int64, timestamp: Int64? = nil) -> [UInt8] {
+    package func encodeScan(x: Int64, y: Int64, z: Int64, timestamp: Int64? = nil) -> [UInt8] {
         var enabled: [(ScanElement, Int64)] = [(axes.x, x), (axes.y, y), (axes.z, z)]
         if let timestamp {
             guard let element = self.timestamp else { preconditionFailure("the fixture has no timestamp channel") }
@@ -23,7 +23,7 @@ extension AccelerometerFixture {
     }
 
     /// The bytes of consecutive scans, one per sample.
-    func encodeScans(_ samples: [AxisValues<Int64>], timestamps: [Int64]? = nil) -> [UInt8] {
+    package func encodeScans(_ samples: [AxisValues<Int64>], timestamps: [Int64]? = nil) -> [UInt8] {
         samples.indices.flatMap { index in
             encodeScan(
                 x: samples[index].x,

@@ -1,13 +1,13 @@
 import Foundation
 
 /// One value per accelerometer axis.
-struct AxisValues<Value> {
-    var x: Value
-    var y: Value
-    var z: Value
+package struct AxisValues<Value> {
+    package var x: Value
+    package var y: Value
+    package var z: Value
 
     /// The value of `axis`.
-    subscript(axis: Axis) -> Value {
+    package subscript(axis: Axis) -> Value {
         switch axis {
         case .x: x
         case .y: y
@@ -17,14 +17,14 @@ struct AxisValues<Value> {
 }
 
 /// An accelerometer axis, as IIO names its channel (`accel_x`).
-enum Axis: String, CaseIterable {
+package enum Axis: String, CaseIterable {
     case x, y, z
 }
 
 /// A buffered channel: its scan element type and scan index.
-struct ScanElement: Sendable {
-    var type: ScanElementType
-    var index: Int
+package struct ScanElement: Sendable {
+    package var type: ScanElementType
+    package var index: Int
 }
 
 /// An emulated IIO accelerometer in one of the shapes real drivers have, rendered as umockdev description text.
@@ -32,9 +32,9 @@ struct ScanElement: Sendable {
 /// Every sysfs value is written with its trailing newline (libiio 0.24 needs it). Defaults: `accel_3d` (HID) at
 /// `iio:device0`, buffered, `le:s16/16>>0` at indices 0, 1, 2 and a timestamp at 3, trigger `accel_3d-dev0`,
 /// shared `in_accel_scale`, `sampling_frequency` 10, raw values (0, -1000, 0).
-struct AccelerometerFixture: Sendable {
+package struct AccelerometerFixture: Sendable {
     /// How samples can be read.
-    enum Capture {
+    package enum Capture {
         /// A buffer: `/dev/iio:deviceN` (a PTY), the `dev` attribute, `buffer/` and `scan_elements/`.
         case buffered
         /// Raw attributes only: no device node, no `dev` attribute, no buffer.
@@ -42,7 +42,7 @@ struct AccelerometerFixture: Sendable {
     }
 
     /// The trigger device that comes with the accelerometer.
-    enum Trigger {
+    package enum Trigger {
         /// None (cros-ec with the EC's FIFO).
         case none
         /// `<name>-dev<N>` (HID sensors).
@@ -54,7 +54,7 @@ struct AccelerometerFixture: Sendable {
     }
 
     /// Where the scale (or offset) lives.
-    enum Calibration {
+    package enum Calibration {
         case none
         /// `in_accel_x_scale`, `in_accel_y_scale`, `in_accel_z_scale` (st_accel).
         case perAxis(AxisValues<String>)
@@ -65,7 +65,7 @@ struct AccelerometerFixture: Sendable {
     }
 
     /// Where a mount matrix can come from, in ORIENTATION.md's precedence order.
-    enum MountMatrixSource: CaseIterable {
+    package enum MountMatrixSource: CaseIterable {
         /// udev property `ACCEL_MOUNT_MATRIX` (hwdb).
         case udev
         /// sysfs `mount_matrix` (st_accel).
@@ -77,7 +77,7 @@ struct AccelerometerFixture: Sendable {
     }
 
     /// Where a location can come from.
-    enum LocationSource: CaseIterable {
+    package enum LocationSource: CaseIterable {
         /// udev property `ACCEL_LOCATION` (`display`, `base`).
         case udev
         /// sysfs `label` (`accel-display`, `accel-base`; cros-ec since Linux 6.0).
@@ -86,48 +86,48 @@ struct AccelerometerFixture: Sendable {
         case location
     }
 
-    var deviceNumber = 0
-    var name = "accel_3d"
+    package var deviceNumber = 0
+    package var name = "accel_3d"
     /// The parent device path, under which the accelerometer and its trigger sit.
-    var parentPath = "/devices/platform/accel-test"
-    var capture = Capture.buffered
-    var axes = AxisValues(
+    package var parentPath = "/devices/platform/accel-test"
+    package var capture = Capture.buffered
+    package var axes = AxisValues(
         x: ScanElement(type: ScanElementType("le:s16/16>>0")!, index: 0),
         y: ScanElement(type: ScanElementType("le:s16/16>>0")!, index: 1),
         z: ScanElement(type: ScanElementType("le:s16/16>>0")!, index: 2)
     )
     /// The timestamp channel (`in_timestamp`), or nil for none.
-    var timestamp: ScanElement? = ScanElement(type: ScanElementType("le:s64/64>>0")!, index: 3)
-    var trigger = Trigger.deviceNumbered
+    package var timestamp: ScanElement? = ScanElement(type: ScanElementType("le:s64/64>>0")!, index: 3)
+    package var trigger = Trigger.deviceNumbered
     /// The trigger's number (`triggerN`); defaults to the device number so two fixtures never clash.
-    var triggerNumber: Int?
-    var scale = Calibration.shared("0.009806650")
-    var offset = Calibration.none
+    package var triggerNumber: Int?
+    package var scale = Calibration.shared("0.009806650")
+    package var offset = Calibration.none
     /// The sampling frequency attribute's value, or nil for none (mxc4005).
-    var samplingFrequency: String? = "10"
+    package var samplingFrequency: String? = "10"
     /// `sampling_frequency` for the device-wide attribute, `in_accel_sampling_frequency` for a typed one.
-    var samplingFrequencyAttribute = "sampling_frequency"
+    package var samplingFrequencyAttribute = "sampling_frequency"
     /// `sampling_frequency_available` (space-separated), or nil for none.
-    var samplingFrequencyAvailable: String?
+    package var samplingFrequencyAvailable: String?
     /// `in_accel_hysteresis` (HID sensors), or nil for none.
-    var hysteresis: String?
+    package var hysteresis: String?
     /// Mount matrices by source, each `"a, b, c; d, e, f; g, h, i"` (or anything, to test rejection).
-    var mountMatrices: [MountMatrixSource: String] = [:]
+    package var mountMatrices: [MountMatrixSource: String] = [:]
     /// Locations by source.
-    var locations: [LocationSource: String] = [:]
-    var raw = AxisValues<Int64>(x: 0, y: -1000, z: 0)
+    package var locations: [LocationSource: String] = [:]
+    package var raw = AxisValues<Int64>(x: 0, y: -1000, z: 0)
     /// Further sysfs attributes, written as given (plus the newline).
-    var extraAttributes: [(String, String)] = []
+    package var extraAttributes: [(String, String)] = []
     /// Further udev properties.
-    var extraProperties: [(String, String)] = []
+    package var extraProperties: [(String, String)] = []
     /// Bits of each storage word that the value does not cover are filled from this pattern by `encodeScan`.
-    var unusedBits: UInt64 = 0
+    package var unusedBits: UInt64 = 0
     /// The byte `encodeScan` puts in alignment padding (the kernel does not clear it).
-    var paddingByte: UInt8 = 0
+    package var paddingByte: UInt8 = 0
 
     /// A fixture with the given scan type on every axis, the axes at scan indices in `order`, and optionally a
     /// timestamp after them.
-    init(scanType: String = "le:s16/16>>0", order: [Axis] = [.x, .y, .z], timestamp: Bool = true) {
+    package init(scanType: String = "le:s16/16>>0", order: [Axis] = [.x, .y, .z], timestamp: Bool = true) {
         let type = ScanElementType(scanType)!
         let index = { (axis: Axis) in order.firstIndex(of: axis)! }
         axes = AxisValues(
@@ -139,15 +139,15 @@ struct AccelerometerFixture: Sendable {
     }
 
     /// `iio:deviceN`.
-    var deviceName: String { "iio:device\(deviceNumber)" }
+    package var deviceName: String { "iio:device\(deviceNumber)" }
     /// `/devices/…/iio:deviceN`, as in the description's `P:` line and udev's DEVPATH.
-    var devicePath: String { "\(parentPath)/\(deviceName)" }
+    package var devicePath: String { "\(parentPath)/\(deviceName)" }
     /// `/sys/devices/…/iio:deviceN`, for `Testbed` calls.
-    var syspath: String { "/sys" + devicePath }
+    package var syspath: String { "/sys" + devicePath }
     /// `/dev/iio:deviceN` (buffered devices only).
-    var deviceNode: String { "/dev/\(deviceName)" }
+    package var deviceNode: String { "/dev/\(deviceName)" }
     /// The trigger's name, or nil for none.
-    var triggerName: String? {
+    package var triggerName: String? {
         switch trigger {
         case .none: nil
         case .deviceNumbered: "\(name)-dev\(deviceNumber)"
@@ -156,20 +156,20 @@ struct AccelerometerFixture: Sendable {
         }
     }
     /// `/sys/devices/…/triggerN`.
-    var triggerSyspath: String { "/sys\(parentPath)/trigger\(triggerNumber ?? deviceNumber)" }
+    package var triggerSyspath: String { "/sys\(parentPath)/trigger\(triggerNumber ?? deviceNumber)" }
 
     /// The umockdev description: the accelerometer, then its trigger device if it has one.
-    var description: String {
+    package var description: String {
         triggerDescription.map { deviceDescription + "\n" + $0 } ?? deviceDescription
     }
 
     /// The trigger device's description alone, or nil without a trigger.
-    var triggerDescription: String? {
+    package var triggerDescription: String? {
         triggerName.map { "P: \(triggerSyspath.dropFirst(4))\nE: SUBSYSTEM=iio\nA: name=\(Self.escape($0 + "\n"))\n" }
     }
 
     /// The accelerometer's description alone (to add it again after removing it, its trigger still there).
-    var deviceDescription: String {
+    package var deviceDescription: String {
         var lines = ["P: \(devicePath)"]
         var attributes: [(String, String)] = [("name", name)]
         if capture == .buffered {
@@ -250,7 +250,7 @@ extension AxisValues: Equatable where Value: Equatable {}
 extension AccelerometerFixture {
     /// A convertible's two accelerometers: the display's (`iio:device0`) and the base's (`iio:device1`, lying flat),
     /// each with its udev `ACCEL_LOCATION`.
-    static func convertiblePair() -> (display: AccelerometerFixture, base: AccelerometerFixture) {
+    package static func convertiblePair() -> (display: AccelerometerFixture, base: AccelerometerFixture) {
         var display = AccelerometerFixture()
         display.locations = [.udev: "display"]
         display.parentPath = "/devices/platform/accel-lid"

@@ -1,16 +1,16 @@
-import Foundation
+package import Foundation
 import Glibc
 import SystemSupport
-import Testing
+package import Testing
 
 /// How a child process ended.
-enum ExitStatus: Equatable, CustomStringConvertible {
+package enum ExitStatus: Equatable, CustomStringConvertible {
     /// It called `exit` with this code.
     case exited(Int32)
     /// A signal ended it.
     case signalled(Int32)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .exited(let code): "exit \(code)"
         case .signalled(let signal): "signal \(signal) (\(String(cString: strsignal(signal))))"
@@ -22,17 +22,17 @@ enum ExitStatus: Equatable, CustomStringConvertible {
 ///
 /// Its stdout and stderr go to files (a pipe could fill and block it); read them at any time. It runs in a
 /// process group of its own, with default signal dispositions and an empty signal mask.
-final class ChildProcess {
+package final class ChildProcess {
     /// The process id.
-    let pid: pid_t
+    package let pid: pid_t
     /// What was run, for messages.
-    let commandLine: String
+    package let commandLine: String
     private let outputDirectory: URL
     private var status: ExitStatus?
 
     /// Starts `executable` (searched in `PATH`) under `testbed`'s emulation.
     /// - Parameter environment: extra variables, added after the emulation's.
-    init(
+    package init(
         _ executable: String,
         _ arguments: [String] = [],
         testbed: Testbed,
@@ -112,22 +112,22 @@ final class ChildProcess {
     }
 
     /// Everything the child has written to stdout so far.
-    var standardOutput: [UInt8] { read("stdout") }
+    package var standardOutput: [UInt8] { read("stdout") }
     /// Everything the child has written to stderr so far.
-    var standardError: [UInt8] { read("stderr") }
+    package var standardError: [UInt8] { read("stderr") }
     /// The stdout text so far.
-    var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+    package var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
     /// The stderr text so far.
-    var errorText: String { String(decoding: standardError, as: UTF8.self) }
+    package var errorText: String { String(decoding: standardError, as: UTF8.self) }
     /// The complete lines of stdout so far.
-    var outputLines: [String] {
+    package var outputLines: [String] {
         var lines = outputText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.removeLast()  // the text after the last newline: empty, or a line not yet complete
         return lines
     }
 
     /// The exit status, once the child has ended (reaps it without blocking).
-    var exitStatus: ExitStatus? {
+    package var exitStatus: ExitStatus? {
         if status == nil {
             var raw: Int32 = 0
             if waitpid(pid, &raw, WNOHANG) == pid {
@@ -138,20 +138,20 @@ final class ChildProcess {
     }
 
     /// Sends a signal to the child (not its group).
-    func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if exitStatus == nil { kill(pid, signal) }
     }
 
     /// Sends SIGINT.
-    func interrupt() { signal(SIGINT) }
+    package func interrupt() { signal(SIGINT) }
 
     /// Sends SIGTERM.
-    func terminate() { signal(SIGTERM) }
+    package func terminate() { signal(SIGTERM) }
 
     /// Waits for the child to end. A child still running at `timeout` (a guard, not an expectation) is killed with
     /// its process group and recorded as a test failure with its output.
     @discardableResult
-    func wait(
+    package func wait(
         timeout: Duration = .seconds(60),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> ExitStatus {
@@ -171,7 +171,7 @@ final class ChildProcess {
 
     /// Waits until `condition` holds; records a failure with the output (and returns false) when the child ends
     /// first or `timeout` passes.
-    func waitUntil(
+    package func waitUntil(
         _ what: String,
         timeout: Duration = .seconds(60),
         sourceLocation: SourceLocation = #_sourceLocation,
@@ -185,7 +185,7 @@ final class ChildProcess {
     }
 
     /// The command, its status and its output, for failure messages.
-    var report: String {
+    package var report: String {
         "$ \(commandLine)\nstatus: \(exitStatus?.description ?? "running")\nstdout:\n\(outputText)\nstderr:\n\(errorText)"
     }
 
@@ -200,7 +200,7 @@ final class ChildProcess {
 
 extension ChildProcess {
     /// The built `orientd`: `$ORIENTD_BIN`, else the one beside the test bundle (the test target depends on it).
-    static func orientdPath() throws -> String {
+    package static func orientdPath() throws -> String {
         if let path = ProcessInfo.processInfo.environment["ORIENTD_BIN"], !path.isEmpty { return path }
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let path = bundle.deletingLastPathComponent().appendingPathComponent("orientd").path
@@ -211,7 +211,7 @@ extension ChildProcess {
     }
 
     /// Starts the built `orientd` with `arguments` under `testbed`'s emulation.
-    static func orientd(
+    package static func orientd(
         _ arguments: [String],
         testbed: Testbed,
         environment: [String: String] = [:]
@@ -221,7 +221,7 @@ extension ChildProcess {
 }
 
 /// Polls `condition` every few milliseconds until it holds (true) or `timeout` passes (false).
-func poll(timeout: Duration, _ condition: () -> Bool) async -> Bool {
+package func poll(timeout: Duration, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }

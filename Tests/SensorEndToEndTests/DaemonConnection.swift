@@ -4,18 +4,18 @@ import SystemSupport
 import Testing
 
 /// A wait on the daemon that did not end as expected: a guard timed out or the connection closed.
-struct DaemonTestError: Error, CustomStringConvertible {
-    var description: String
+package struct DaemonTestError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// A client of the control socket written for the tests: a real `AF_UNIX` stream socket, blocking connect, then
 /// non-blocking reads with `poll(2)`; every line is parsed with ``DaemonJSON``.
 ///
 /// Messages read but not yet taken wait in ``inbox`` in arrival order; ``log`` keeps every message ever read.
-final class DaemonConnection {
+package final class DaemonConnection {
     /// The socket; -1 once closed by ``close()``.
     private(set) var fd: Int32
-    let socketPath: String
+    package let socketPath: String
     /// Everything read so far, in order.
     private(set) var log: [DaemonMessage] = []
     /// Messages read and not yet taken by ``next(timeout:)``, ``call(_:_:timeout:)`` and the like.
@@ -25,13 +25,13 @@ final class DaemonConnection {
     /// Every byte read from the socket so far, a line not yet complete included.
     private(set) var receivedByteCount = 0
     /// Text for failure messages (the daemon's output).
-    var context: () -> String = { "" }
+    package var context: () -> String = { "" }
     private var buffer: [UInt8] = []
     private var nextID = 1
 
     /// Connects to `path`.
     /// - Throws: ``DaemonTestError`` with errno's text when the connection cannot be made.
-    init(path: String) throws {
+    package init(path: String) throws {
         socketPath = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw DaemonTestError(description: "socket: \(Errno.current)") }
@@ -54,23 +54,23 @@ final class DaemonConnection {
     deinit { close() }
 
     /// Closes the socket (the daemon sees EOF).
-    func close() {
+    package func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
 
     /// Closes the sending side only: the daemon reads EOF, the connection stays open for reading.
-    func closeSendingSide() {
+    package func closeSendingSide() {
         if fd >= 0 { shutdown(fd, Int32(SHUT_WR)) }
     }
 
     /// Sends `text` as it is (add the newline yourself); waits for room when the socket is full.
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
     /// Sends bytes as they are.
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         do {
             try FileDescriptor(rawValue: fd).writeAll(bytes, using: .send)
         } catch {
@@ -82,8 +82,11 @@ final class DaemonConnection {
     ///
     /// Events and other replies read on the way stay in ``inbox``; the reply itself is taken out of it.
     /// - Parameter params: the `params` value as JSON text, or nil for none.
-    func call(_ method: String, _ params: String? = nil, timeout: Duration = .seconds(10)) async throws -> DaemonMessage
-    {
+    package func call(
+        _ method: String,
+        _ params: String? = nil,
+        timeout: Duration = .seconds(10)
+    ) async throws -> DaemonMessage {
         let id = nextID
         nextID += 1
         let paramsText = params.map { ", \"params\": \($0)" } ?? ""
@@ -98,7 +101,7 @@ final class DaemonConnection {
     }
 
     /// Takes the next message in arrival order.
-    func next(timeout: Duration = .seconds(10), _ what: String = "a message") async throws -> DaemonMessage {
+    package func next(timeout: Duration = .seconds(10), _ what: String = "a message") async throws -> DaemonMessage {
         let deadline = ContinuousClock.now + timeout
         while inbox.isEmpty {
             try await fill(until: deadline, waitingFor: what)
@@ -107,7 +110,8 @@ final class DaemonConnection {
     }
 
     /// Takes the next message and requires it to be an event.
-    func nextEvent(timeout: Duration = .seconds(10), _ what: String = "an event") async throws -> DaemonMessage {
+    package func nextEvent(timeout: Duration = .seconds(10), _ what: String = "an event") async throws -> DaemonMessage
+    {
         let message = try await next(timeout: timeout, what)
         guard message.isEvent else {
             throw DaemonTestError(description: "expected \(what), got \(message)\n\(context())")
@@ -116,7 +120,7 @@ final class DaemonConnection {
     }
 
     /// Takes events until one satisfies `condition` (included); any other message on the way is an error.
-    func events(
+    package func events(
         until what: String,
         timeout: Duration = .seconds(10),
         _ condition: (DaemonMessage) -> Bool
@@ -136,7 +140,10 @@ final class DaemonConnection {
     /// A `get` round trip after the first event is the barrier: the daemon sends all events of a change before it
     /// handles the next request, so every event of this change is read before the `get` reply. Events of later
     /// changes stay in the inbox.
-    func nextChange(timeout: Duration = .seconds(10), _ what: String = "a change") async throws -> [DaemonMessage] {
+    package func nextChange(
+        timeout: Duration = .seconds(10),
+        _ what: String = "a change"
+    ) async throws -> [DaemonMessage] {
         let first = try await nextEvent(timeout: timeout, what)
         _ = try await call("get", timeout: timeout)
         var change = [first]
@@ -148,7 +155,7 @@ final class DaemonConnection {
 
     /// Reads whatever the socket holds now, without waiting; returns the number of messages added to the inbox.
     @discardableResult
-    func readAvailable() -> Int {
+    package func readAvailable() -> Int {
         let before = log.count
         _ = receive(waitingMilliseconds: 0)
         return log.count - before
@@ -156,7 +163,7 @@ final class DaemonConnection {
 
     /// Waits until the daemon closes the connection, reading (and keeping) what it sends before.
     /// - Returns: whether it closed before `timeout`.
-    func waitUntilClosed(timeout: Duration = .seconds(10)) async -> Bool {
+    package func waitUntilClosed(timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !closedByDaemon && ContinuousClock.now < deadline {
             _ = receive(waitingMilliseconds: 20)

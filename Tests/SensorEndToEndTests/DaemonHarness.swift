@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 import SystemSupport
-import Testing
+package import Testing
 
 /// A fresh directory for one daemon's socket and state (`/tmp/orientd-e2e-XXXXXX`, mode 0755 so that other uids
 /// can reach the socket), removed with everything in it when the sandbox goes.
-final class DaemonSandbox {
-    let directory: String
+package final class DaemonSandbox {
+    package let directory: String
 
-    init() throws {
+    package init() throws {
         var template = Array("/tmp/orientd-e2e-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw DaemonTestError(description: "mkdtemp: \(Errno.current)")
@@ -20,26 +20,26 @@ final class DaemonSandbox {
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     /// The control socket the daemon makes.
-    var socketPath: String { directory + "/socket" }
+    package var socketPath: String { directory + "/socket" }
     /// The daemon's state directory.
-    var stateDirectory: String { directory + "/state" }
+    package var stateDirectory: String { directory + "/state" }
     /// The state file in it.
-    var stateFile: String { stateDirectory + "/state.json" }
+    package var stateFile: String { stateDirectory + "/state.json" }
 }
 
 /// `orientd run` as a child process under a testbed, serving on a sandbox's socket.
-final class RunningDaemon {
-    let process: ChildProcess
-    let sandbox: DaemonSandbox
-    let testbed: Testbed
+package final class RunningDaemon {
+    package let process: ChildProcess
+    package let sandbox: DaemonSandbox
+    package let testbed: Testbed
 
     /// The arguments every test daemon gets besides its socket and state directory: the buffer rate of the feeds,
     /// and a poll fallback late enough never to replace the fed scans by polled raw values during a test.
-    static let defaultArguments = ["--rate", "50", "--poll-fallback-sec", "10"]
+    package static let defaultArguments = ["--rate", "50", "--poll-fallback-sec", "10"]
 
     /// Starts the daemon and waits until it answers `hello` on its socket.
     /// - Parameter environment: extra variables for the daemon, such as `DBUS_SYSTEM_BUS_ADDRESS`.
-    init(
+    package init(
         testbed: Testbed,
         sandbox: DaemonSandbox,
         arguments: [String] = RunningDaemon.defaultArguments,
@@ -68,7 +68,7 @@ final class RunningDaemon {
     }
 
     /// A new connection to the daemon.
-    func connect() throws -> DaemonConnection {
+    package func connect() throws -> DaemonConnection {
         let connection = try DaemonConnection(path: sandbox.socketPath)
         connection.context = { [process = self.process] in process.report }
         return connection
@@ -76,19 +76,19 @@ final class RunningDaemon {
 
     /// SIGTERM, then waits for the exit.
     @discardableResult
-    func stop(sourceLocation: SourceLocation = #_sourceLocation) async -> ExitStatus {
+    package func stop(sourceLocation: SourceLocation = #_sourceLocation) async -> ExitStatus {
         process.terminate()
         return await process.wait(timeout: .seconds(20), sourceLocation: sourceLocation)
     }
 
     /// `buffer/enable` of the emulated accelerometer: "1" while the daemon captures through the buffer.
-    func bufferEnable(_ fixture: AccelerometerFixture) -> String? {
+    package func bufferEnable(_ fixture: AccelerometerFixture) -> String? {
         try? testbed.attribute(fixture.syspath, "buffer/enable")
     }
 
     /// Waits until `buffer/enable` reads `value`; records a failure (with the daemon's output) if it does not.
     @discardableResult
-    func waitForBufferEnable(
+    package func waitForBufferEnable(
         _ value: String,
         _ fixture: AccelerometerFixture,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -100,7 +100,7 @@ final class RunningDaemon {
 
     /// Waits until the daemon has read `count` samples since it started (`status` → `sensor.samples_read`), so
     /// that no fed scan is left in the emulated device when the sensor stops.
-    func waitUntilRead(_ count: Int, via connection: DaemonConnection) async throws {
+    package func waitUntilRead(_ count: Int, via connection: DaemonConnection) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         var read = -1
         while ContinuousClock.now < deadline {
@@ -113,14 +113,14 @@ final class RunningDaemon {
 }
 
 /// The orders and tables of PROTOCOL.md and ORIENTATION.md that the tests check against.
-enum DaemonContract {
+package enum DaemonContract {
     /// PROTOCOL.md: "One change may produce several events, in the order sensor, allowed, device, interface".
-    static let eventOrder = ["sensor", "allowed", "tablet-mode", "device", "interface"]
+    package static let eventOrder = ["sensor", "allowed", "tablet-mode", "device", "interface"]
     /// The normalised order of `allowed` and `lock`.
-    static let interfaceOrder = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
+    package static let interfaceOrder = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
 
     /// ORIENTATION.md "Display transforms": wl_output transform, sway, xrandr, xinput matrix by rotation.
-    static func transform(rotation: Int) -> (wayland: Int, sway: String, xrandr: String, matrix: [Double])? {
+    package static func transform(rotation: Int) -> (wayland: Int, sway: String, xrandr: String, matrix: [Double])? {
         switch rotation {
         case 0: (0, "normal", "normal", [1, 0, 0, 0, 1, 0, 0, 0, 1])
         case 90: (1, "270", "left", [0, -1, 1, 1, 0, 0, 0, 0, 1])
@@ -132,7 +132,7 @@ enum DaemonContract {
 
     /// Checks a state's `rotation` and `transform` against the table for the rotation of its interface orientation
     /// on a laptop (landscape-native).
-    static func expectTransform(_ state: DaemonJSON?, sourceLocation: SourceLocation = #_sourceLocation) {
+    package static func expectTransform(_ state: DaemonJSON?, sourceLocation: SourceLocation = #_sourceLocation) {
         let rotations = ["landscape-right": 0, "portrait": 90, "landscape-left": 180, "portrait-upside-down": 270]
         guard let state, let interface = state["interface"]?.string else {
             Issue.record("no state or interface in \(String(describing: state))", sourceLocation: sourceLocation)
@@ -157,7 +157,8 @@ enum DaemonContract {
 
     /// Checks a stream of events: seq never goes back; the events of one seq come in the order sensor, allowed,
     /// device, interface, each at most once, all with the same state.
-    static func expectWellOrdered(_ events: [DaemonMessage], sourceLocation: SourceLocation = #_sourceLocation) {
+    package static func expectWellOrdered(_ events: [DaemonMessage], sourceLocation: SourceLocation = #_sourceLocation)
+    {
         var previous: DaemonMessage?
         for event in events {
             guard let seq = event.seq, let name = event.event, let rank = eventOrder.firstIndex(of: name) else {
@@ -185,7 +186,7 @@ enum DaemonContract {
 }
 
 /// A pose of the emulated device, as ORIENTATION.md's axis table gives it (after the mount matrix).
-enum Posture: String, CaseIterable, CustomStringConvertible {
+package enum Posture: String, CaseIterable, CustomStringConvertible {
     case normal
     case leftUp
     case bottomUp
@@ -194,7 +195,7 @@ enum Posture: String, CaseIterable, CustomStringConvertible {
     case faceDown
 
     /// The corrected reading in counts, 1 g = 1000 (the fixture's scale makes that 9.80665 m/s²).
-    var reading: AxisValues<Int64> {
+    package var reading: AxisValues<Int64> {
         switch self {
         case .normal: AxisValues(x: 0, y: -1000, z: 0)
         case .leftUp: AxisValues(x: 1000, y: 0, z: 0)
@@ -205,43 +206,43 @@ enum Posture: String, CaseIterable, CustomStringConvertible {
         }
     }
 
-    var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Writes scans to the emulated accelerometer's PTY: 50 Hz timestamps that keep counting across calls (the
 /// classifier runs on the timestamps, so a second of samples can be written at once).
-struct AccelerometerFeed {
-    let fixture: AccelerometerFixture
-    let testbed: Testbed
+package struct AccelerometerFeed {
+    package let fixture: AccelerometerFixture
+    package let testbed: Testbed
     /// Turns a corrected reading into the raw one the device must report (the inverse of its mount matrix).
-    var rawReading: (AxisValues<Int64>) -> AxisValues<Int64> = { $0 }
+    package var rawReading: (AxisValues<Int64>) -> AxisValues<Int64> = { $0 }
     /// The next scan's timestamp, in nanoseconds.
     private(set) var time: Int64 = 1_000_000_000
     /// Scans written so far.
     private(set) var written = 0
 
-    init(fixture: AccelerometerFixture, testbed: Testbed) {
+    package init(fixture: AccelerometerFixture, testbed: Testbed) {
         self.fixture = fixture
         self.testbed = testbed
     }
 
     /// Moves the timestamps of the next scans `seconds` on, as after a suspend (the IIO timestamp clock runs on).
-    mutating func skip(seconds: Double) {
+    package mutating func skip(seconds: Double) {
         time += Int64(seconds * 1_000_000_000)
     }
 
     /// Holds `posture` still for `seconds` (50 scans a second).
-    mutating func hold(_ posture: Posture, seconds: Double = 1) throws {
+    package mutating func hold(_ posture: Posture, seconds: Double = 1) throws {
         try hold(raw: rawReading(posture.reading), seconds: seconds)
     }
 
     /// Holds a corrected reading (counts, 1 g = 1000) still for `seconds`, for poses between the named ones.
-    mutating func hold(reading: AxisValues<Int64>, seconds: Double = 1) throws {
+    package mutating func hold(reading: AxisValues<Int64>, seconds: Double = 1) throws {
         try hold(raw: rawReading(reading), seconds: seconds)
     }
 
     /// Writes the same raw reading for `seconds` (50 scans a second), as the device reports it.
-    mutating func hold(raw: AxisValues<Int64>, seconds: Double = 1) throws {
+    package mutating func hold(raw: AxisValues<Int64>, seconds: Double = 1) throws {
         let count = Int(seconds * 50)
         let times = (0..<count).map { time + Int64($0) * 20_000_000 }
         time += Int64(count) * 20_000_000

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value as the daemon sends it, decoded with Foundation's `JSONDecoder` (independently of OrientProtocol,
 /// so that the tests check the wire format, not the daemon's own decoder).
-enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
+package enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -11,7 +11,7 @@ enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
     case array([DaemonJSON])
     case object([String: DaemonJSON])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -31,31 +31,31 @@ enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
     }
 
     /// Parses one line of the daemon's output.
-    static func parse(_ bytes: some Collection<UInt8>) throws -> DaemonJSON {
+    package static func parse(_ bytes: some Collection<UInt8>) throws -> DaemonJSON {
         try JSONDecoder().decode(DaemonJSON.self, from: Data(bytes))
     }
 
     /// The member `key` of an object; nil when absent or when this is not an object.
-    subscript(key: String) -> DaemonJSON? {
+    package subscript(key: String) -> DaemonJSON? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
     /// Whether this is an object with the member `key` (possibly null).
-    func has(_ key: String) -> Bool { self[key] != nil }
+    package func has(_ key: String) -> Bool { self[key] != nil }
 
-    var string: String? {
+    package var string: String? {
         guard case .string(let value) = self else { return nil }
         return value
     }
 
-    var integer: Int? {
+    package var integer: Int? {
         guard case .integer(let value) = self else { return nil }
         return Int(value)
     }
 
     /// A number of either kind, as a Double.
-    var double: Double? {
+    package var double: Double? {
         switch self {
         case .integer(let value): Double(value)
         case .number(let value): value
@@ -63,26 +63,26 @@ enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
         }
     }
 
-    var bool: Bool? {
+    package var bool: Bool? {
         guard case .bool(let value) = self else { return nil }
         return value
     }
 
-    var array: [DaemonJSON]? {
+    package var array: [DaemonJSON]? {
         guard case .array(let value) = self else { return nil }
         return value
     }
 
     /// The strings of an array of strings; nil otherwise.
-    var strings: [String]? {
+    package var strings: [String]? {
         guard let items = array else { return nil }
         let values = items.compactMap(\.string)
         return values.count == items.count ? values : nil
     }
 
-    var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .null: "null"
         case .bool(let value): "\(value)"
@@ -97,34 +97,34 @@ enum DaemonJSON: Decodable, Equatable, CustomStringConvertible {
 }
 
 /// One line the daemon sent: a reply (`id` with `result` or `error`) or an event (`event`, `state`).
-struct DaemonMessage: CustomStringConvertible {
+package struct DaemonMessage: CustomStringConvertible {
     /// The parsed line.
-    let json: DaemonJSON
+    package let json: DaemonJSON
     /// The line as received, without its newline.
-    let text: String
+    package let text: String
 
     /// The event name, for an event.
-    var event: String? { json["event"]?.string }
-    var isEvent: Bool { json.has("event") }
+    package var event: String? { json["event"]?.string }
+    package var isEvent: Bool { json.has("event") }
     /// Whether this is a reply (it has `result` or `error`).
-    var isReply: Bool { json.has("result") || json.has("error") }
+    package var isReply: Bool { json.has("result") || json.has("error") }
     /// The echoed id; nil when the member is absent (`.null` when present and null).
-    var id: DaemonJSON? { json["id"] }
-    var result: DaemonJSON? { json["result"] }
+    package var id: DaemonJSON? { json["id"] }
+    package var result: DaemonJSON? { json["result"] }
     /// The error code of an error reply.
-    var errorCode: String? { json["error"]?["code"]?.string }
+    package var errorCode: String? { json["error"]?["code"]?.string }
     /// `previous` of an event.
-    var previous: String? { json["previous"]?.string }
+    package var previous: String? { json["previous"]?.string }
     /// `previous` as it is: a `tablet-mode` event's is `true`, `false` or null (nil when it is missing).
-    var previousValue: DaemonJSON? { json["previous"] }
+    package var previousValue: DaemonJSON? { json["previous"] }
     /// The state an event carries, or the state a reply returns (`get`, `lock`, … or `begin`'s `state`).
-    var state: DaemonJSON? {
+    package var state: DaemonJSON? {
         if let state = json["state"] { return state }
         if let result = json["result"] { return result["state"] ?? (result.has("seq") ? result : nil) }
         return nil
     }
     /// The state's `seq`.
-    var seq: Int? { state?["seq"]?.integer }
+    package var seq: Int? { state?["seq"]?.integer }
 
-    var description: String { text }
+    package var description: String { text }
 }

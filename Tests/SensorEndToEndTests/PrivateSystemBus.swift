@@ -2,28 +2,29 @@ import CSystemd
 import Foundation
 import Glibc
 import SystemSupport
-import Testing
+package import Testing
 
 /// A `dbus-daemon` of the system type, private to one test: its socket in a fresh folder, the default policy of
 /// Debian's `system.conf` (nobody may own a name or call a method unless a policy file allows it), and, when asked,
 /// the repository's `systemd/net.hadess.SensorProxy.conf` included.
-final class PrivateSystemBus {
-    let sandbox: DaemonSandbox
-    let process: ChildProcess
+package final class PrivateSystemBus {
+    package let sandbox: DaemonSandbox
+    package let process: ChildProcess
 
     /// The folder's socket, as `DBUS_SYSTEM_BUS_ADDRESS` names it.
-    var address: String { "unix:path=\(socketPath)" }
+    package var address: String { "unix:path=\(socketPath)" }
     /// The environment a program needs to use this bus as its system bus.
-    var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+    package var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
     private var socketPath: String { sandbox.directory + "/system_bus_socket" }
 
     /// The shipped policy file.
-    static let policyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    package static let policyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("systemd/net.hadess.SensorProxy.conf").path
 
     /// Starts the bus and waits until it accepts connections.
     /// - Parameter policy: whether the shipped policy file is included.
-    init(testbed: Testbed, policy: Bool = true) async throws {
+    package init(testbed: Testbed, policy: Bool = true) async throws {
         sandbox = try DaemonSandbox()
         let configuration = sandbox.directory + "/system.conf"
         try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy)
@@ -46,14 +47,19 @@ final class PrivateSystemBus {
 
     /// Runs `gdbus` on this bus and waits for it.
     /// - Parameter user: run as this uid and gid (with `setpriv`) instead of root.
-    func gdbus(_ arguments: [String], testbed: Testbed, user: UInt32? = nil) async throws -> ChildProcess {
+    package func gdbus(_ arguments: [String], testbed: Testbed, user: UInt32? = nil) async throws -> ChildProcess {
         let child = try start("gdbus", arguments, testbed: testbed, user: user)
         await child.wait(timeout: .seconds(30))
         return child
     }
 
     /// Starts a program on this bus, its output line-buffered (GLib tools write through stdio).
-    func start(_ program: String, _ arguments: [String], testbed: Testbed, user: UInt32? = nil) throws -> ChildProcess {
+    package func start(
+        _ program: String,
+        _ arguments: [String],
+        testbed: Testbed,
+        user: UInt32? = nil
+    ) throws -> ChildProcess {
         var command = ["-oL", program] + arguments
         if let user {
             command = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "stdbuf"] + command
@@ -63,7 +69,7 @@ final class PrivateSystemBus {
     }
 
     /// `Get` of one property of `net.hadess.SensorProxy`, as gdbus prints it, such as `<'normal'>`.
-    func property(_ name: String, testbed: Testbed) async throws -> String {
+    package func property(_ name: String, testbed: Testbed) async throws -> String {
         let call = try await gdbus(
             [
                 "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy",
@@ -78,7 +84,7 @@ final class PrivateSystemBus {
 
     /// Waits until a property reads `value`; records a failure with `context` if it does not.
     @discardableResult
-    func waitForProperty(
+    package func waitForProperty(
         _ name: String,
         _ value: String,
         testbed: Testbed,
@@ -97,7 +103,7 @@ final class PrivateSystemBus {
     }
 
     /// The bus configuration shared with `scripts/side-by-side.py`, `Tests/Corpus/private-system-bus.conf`.
-    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    package static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Corpus/private-system-bus.conf").standardized.path
 
     private static func configuration(socket: String, policy: Bool) throws -> String {
@@ -108,11 +114,11 @@ final class PrivateSystemBus {
 }
 
 /// A client connection of the test process itself to a bus (sd-bus), for claims that must outlive one call.
-final class BusClient {
+package final class BusClient {
     private let bus: OpaquePointer
 
     /// Connects to `address` as a bus client.
-    init(address: String) throws {
+    package init(address: String) throws {
         var bus: OpaquePointer?
         try Self.check(sd_bus_new(&bus), "sd_bus_new")
         self.bus = bus!
@@ -126,14 +132,14 @@ final class BusClient {
     }
 
     /// The connection's unique name, such as `:1.4`.
-    var uniqueName: String {
+    package var uniqueName: String {
         var name: UnsafePointer<CChar>?
         _ = sd_bus_get_unique_name(bus, &name)
         return name.map { String(cString: $0) } ?? "?"
     }
 
     /// Calls a method of `net.hadess.SensorProxy` without arguments and waits for the reply.
-    func call(
+    package func call(
         _ method: String,
         interface: String = "net.hadess.SensorProxy",
         path: String = "/net/hadess/SensorProxy"
@@ -159,7 +165,7 @@ final class BusClient {
     }
 
     /// Takes a well-known name, as another program that owns it would.
-    func requestName(_ name: String) throws {
+    package func requestName(_ name: String) throws {
         try Self.check(sd_bus_request_name(bus, name, 0), "sd_bus_request_name \(name)")
     }
 

@@ -1,17 +1,19 @@
-import Foundation
+package import Foundation
 import Glibc
 
 /// What `/proc` says about a running process (the daemon under test): resident memory and open files, for bounds
 /// tied to the design rather than to a measurement.
-struct ProcessResources {
-    let pid: pid_t
+package struct ProcessResources {
+    package let pid: pid_t
 
     /// `VmRSS` of `/proc/PID/status`, in KiB.
-    var residentKiB: Int { field("VmRSS") }
+    package var residentKiB: Int { field("VmRSS") }
     /// `VmHWM` (the peak of `VmRSS`), in KiB.
-    var peakResidentKiB: Int { field("VmHWM") }
+    package var peakResidentKiB: Int { field("VmHWM") }
     /// The entries of `/proc/PID/fd`.
-    var openFileCount: Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1 }
+    package var openFileCount: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
 
     private func field(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
@@ -23,14 +25,14 @@ struct ProcessResources {
 }
 
 /// SplitMix64: a seeded generator, so that a failing random run can be repeated with its seed.
-struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -5,26 +5,26 @@ import Foundation
 /// Written from the kernel's ABI (Documentation/ABI/testing/sysfs-bus-iio, `iio_show_fixed_type`), independently of
 /// any decoder: `[be|le]:[s|u]bits/storagebits[Xrepeat]>>shift`; the value occupies `bits` bits starting `shift`
 /// bits above the least significant bit of a `storagebits`-wide word in the given byte order.
-struct ScanElementType: Equatable, Sendable, CustomStringConvertible {
+package struct ScanElementType: Equatable, Sendable, CustomStringConvertible {
     /// Byte order of the storage word.
-    enum Endianness: String {
+    package enum Endianness: String {
         case little = "le"
         case big = "be"
     }
 
-    var endianness: Endianness
-    var isSigned: Bool
+    package var endianness: Endianness
+    package var isSigned: Bool
     /// Significant bits of the value.
-    var bits: Int
+    package var bits: Int
     /// Bits of the storage word (8, 16, 32 or 64).
-    var storageBits: Int
+    package var storageBits: Int
     /// Right shift that brings the value to bit 0.
-    var shift: Int
+    package var shift: Int
     /// How many words the channel holds (`X<repeat>`); 1 for accelerometers.
-    var repeatCount: Int = 1
+    package var repeatCount: Int = 1
 
     /// Parses the sysfs text (`le:s16/16>>0`, `be:u12/16X2>>4`); nil when it is not a type.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2, let endianness = Endianness(rawValue: String(parts[0])) else { return nil }
         var rest = Substring(parts[1])
@@ -49,7 +49,8 @@ struct ScanElementType: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A type from its parts.
-    init(endianness: Endianness, isSigned: Bool, bits: Int, storageBits: Int, shift: Int, repeatCount: Int = 1) {
+    package init(endianness: Endianness, isSigned: Bool, bits: Int, storageBits: Int, shift: Int, repeatCount: Int = 1)
+    {
         precondition([8, 16, 32, 64].contains(storageBits), "storage bits must be 8, 16, 32 or 64")
         precondition(bits >= 1 && bits + shift <= storageBits, "bits + shift must fit the storage word")
         self.endianness = endianness
@@ -61,16 +62,16 @@ struct ScanElementType: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The sysfs text, as the kernel prints it.
-    var description: String {
+    package var description: String {
         let repeatText = repeatCount > 1 ? "X\(repeatCount)" : ""
         return "\(endianness.rawValue):\(isSigned ? "s" : "u")\(bits)/\(storageBits)\(repeatText)>>\(shift)"
     }
 
     /// Bytes the channel occupies in a scan; also its alignment.
-    var storageBytes: Int { storageBits / 8 }
+    package var storageBytes: Int { storageBits / 8 }
 
     /// The values this type can hold.
-    var range: ClosedRange<Int64> {
+    package var range: ClosedRange<Int64> {
         if isSigned {
             return bits == 64 ? Int64.min...Int64.max : -(Int64(1) << (bits - 1))...((Int64(1) << (bits - 1)) - 1)
         }
@@ -79,7 +80,7 @@ struct ScanElementType: Equatable, Sendable, CustomStringConvertible {
 
     /// The storage word for `value`, in byte order, with `unusedBits` filling the bits the value does not cover
     /// (real devices leave other data there; a decoder must ignore it).
-    func encode(_ value: Int64, unusedBits: UInt64 = 0) -> [UInt8] {
+    package func encode(_ value: Int64, unusedBits: UInt64 = 0) -> [UInt8] {
         precondition(repeatCount == 1, "repeated channels are not emulated")
         precondition(range.contains(value), "\(value) does not fit \(description)")
         let valueMask: UInt64 = bits == 64 ? ~0 : (UInt64(1) << bits) - 1

@@ -5,32 +5,32 @@
 /// The evdev node is a PTY: the test writes `struct input_event`s to its master and the daemon reads them as the
 /// kernel's events. The ioctl record answers every request `libevdev_new_from_fd` makes (libevdev 1.13, 64-bit),
 /// each with the exact size libevdev asks for: umockdev matches request codes, sizes included.
-struct TabletSwitchFixture {
+package struct TabletSwitchFixture {
     /// The input device's number (`input7`).
-    var inputNumber = 7
+    package var inputNumber = 7
     /// The evdev node's number (`event5`).
-    var eventNumber = 5
+    package var eventNumber = 5
     /// The input device's name.
-    var name = "Intel HID switches"
+    package var name = "Intel HID switches"
     /// Whether the switch reads tablet mode when the daemon opens it (the kernel's EVIOCGSW answer).
-    var initiallyTablet = false
+    package var initiallyTablet = false
     /// The switches the device has, as the kernel's `capabilities/sw` bitmap: bit 1 `SW_TABLET_MODE`, bit 0
     /// `SW_LID` (a lid switch only: 0x01).
-    var switchBits: UInt8 = 0x02
+    package var switchBits: UInt8 = 0x02
     /// Whether udev's input_id marked it `ID_INPUT_SWITCH=1` (false: a udev database without it, where only the
     /// kernel's capabilities tell).
-    var udevMarksSwitch = true
+    package var udevMarksSwitch = true
 
     /// The input device's sysfs path.
-    var inputSyspath: String { "/sys/devices/platform/INT33D6:00/input/input\(inputNumber)" }
+    package var inputSyspath: String { "/sys/devices/platform/INT33D6:00/input/input\(inputNumber)" }
     /// The evdev node's sysfs path.
-    var syspath: String { inputSyspath + "/event\(eventNumber)" }
+    package var syspath: String { inputSyspath + "/event\(eventNumber)" }
     /// The device node.
-    var deviceNode: String { "/dev/input/event\(eventNumber)" }
+    package var deviceNode: String { "/dev/input/event\(eventNumber)" }
 
     /// The umockdev description: the input device with its capabilities (EV_SYN, EV_SW; ``switchBits``), and its
     /// evdev node, both with udev's `ID_INPUT_SWITCH` when ``udevMarksSwitch``.
-    var description: String {
+    package var description: String {
         """
         P: \(inputSyspath.dropFirst(4))
         E: SUBSYSTEM=input
@@ -53,7 +53,7 @@ struct TabletSwitchFixture {
 
     /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_SW; ``switchBits`` among the
     /// switches; nothing else), no properties, no keys or LEDs held, and the switch state.
-    var ioctlRecord: String {
+    package var ioctlRecord: String {
         let nameBytes = Array(name.utf8) + [0]
         let lines = [
             "EVIOCGVERSION 0 01000100",
@@ -78,7 +78,7 @@ struct TabletSwitchFixture {
 
     /// Adds the switch to `testbed` with its ioctl record; `announce` sends the `add` uevents of hotplug after the
     /// record is in place, so that the daemon can open the node as soon as it hears of it.
-    func add(to testbed: Testbed, announce: Bool = false) throws {
+    package func add(to testbed: Testbed, announce: Bool = false) throws {
         let syspaths = try testbed.add(description)
         try testbed.loadIoctl(deviceNode, record: ioctlRecord)
         if announce {
@@ -87,7 +87,7 @@ struct TabletSwitchFixture {
     }
 
     /// Flips the switch: an `EV_SW SW_TABLET_MODE` event and its `SYN_REPORT`, as the kernel sends them.
-    func set(tablet: Bool, on testbed: Testbed) throws {
+    package func set(tablet: Bool, on testbed: Testbed) throws {
         try testbed.write(
             Self.inputEvent(type: 0x05, code: 0x01, value: tablet ? 1 : 0)
                 + Self.inputEvent(type: 0, code: 0, value: 0),
@@ -97,12 +97,12 @@ struct TabletSwitchFixture {
 
     /// Sends `SYN_DROPPED`, as the kernel does when a reader's buffer overflowed: events were lost, and the reader
     /// must ask the kernel for the state (EVIOCGSW, answered from the ioctl record).
-    func dropEvents(on testbed: Testbed) throws {
+    package func dropEvents(on testbed: Testbed) throws {
         try testbed.write(Self.inputEvent(type: 0, code: 3, value: 0), to: deviceNode)
     }
 
     /// One `struct input_event` of a 64-bit machine: a zero timeval (two longs), type, code, value (little-endian).
-    static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
+    package static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
         [UInt8](repeating: 0, count: 16) + withUnsafeBytes(of: type.littleEndian, Array.init)
             + withUnsafeBytes(of: code.littleEndian, Array.init) + withUnsafeBytes(of: value.littleEndian, Array.init)
     }

@@ -3,16 +3,16 @@ import Foundation
 import Glibc
 import Synchronization
 import SystemSupport
-import Testing
+package import Testing
 
 /// A failure of the umockdev harness, naming the call and what went wrong.
-struct TestbedError: Error, CustomStringConvertible {
+package struct TestbedError: Error, CustomStringConvertible {
     /// The C function or step that failed.
-    var operation: String
+    package var operation: String
     /// The message (GError text, errno text, or the harness's own explanation).
-    var detail: String
+    package var detail: String
 
-    var description: String { "\(operation): \(detail)" }
+    package var description: String { "\(operation): \(detail)" }
 }
 
 /// How many testbeds exist now; more than one means a test creating testbeds runs outside `EmulatedDeviceTests`.
@@ -22,18 +22,18 @@ private let liveTestbeds = Mutex(0)
 ///
 /// Creating one sets `UMOCKDEV_DIR` in this process's environment (umockdev does that); nothing here relies on it:
 /// children get `UMOCKDEV_DIR` explicitly. Only one test at a time may own testbeds (see `EmulatedDeviceTests`).
-final class Testbed {
+package final class Testbed {
     private let handle: UnsafeMutablePointer<UMockdevTestbed>
     /// The testbed's root directory (`$UMOCKDEV_DIR` for children).
-    let rootDirectory: String
+    package let rootDirectory: String
     /// The testbed's sysfs directory (`<root>/sys`).
-    let sysDirectory: String
+    package let sysDirectory: String
     /// The PTY slave each emulated stream node links to, kept so a re-added device gets its old node back.
     private var ptySlaves: [String: String] = [:]
     private var sequenceNumber: UInt64 = 0
 
     /// Creates an empty testbed (`umockdev_testbed_new`); records a failure if another one exists.
-    init(sourceLocation: SourceLocation = #_sourceLocation) {
+    package init(sourceLocation: SourceLocation = #_sourceLocation) {
         let others = liveTestbeds.withLock { count in
             defer { count += 1 }
             return count
@@ -62,7 +62,7 @@ final class Testbed {
     /// - Parameter announce: also send an `add` uevent for each device, as the kernel does on hotplug.
     /// - Returns: the syspaths (`/sys/devices/…`) of the devices added.
     @discardableResult
-    func add(_ description: String, announce: Bool = false) throws -> [String] {
+    package func add(_ description: String, announce: Bool = false) throws -> [String] {
         var relinks: [String] = []
         var lines: [Substring] = []
         var syspaths: [String] = []
@@ -105,7 +105,7 @@ final class Testbed {
 
     /// Removes a device (`umockdev_testbed_remove_device`); its PTY master stays open for a later `add`.
     /// - Parameter announce: send a `remove` uevent (with the properties it had), as the kernel does on unplug.
-    func removeDevice(_ syspath: String, announce: Bool = false) throws {
+    package func removeDevice(_ syspath: String, announce: Bool = false) throws {
         try requireDevice(syspath)
         let properties = try properties(of: syspath)
         umockdev_testbed_remove_device(handle, syspath)
@@ -123,7 +123,7 @@ final class Testbed {
 
     /// Sends a uevent for a device to every libudev monitor of the children (see `UEventSender` for why not
     /// `umockdev_testbed_uevent`).
-    func uevent(_ syspath: String, action: String) throws {
+    package func uevent(_ syspath: String, action: String) throws {
         try requireDevice(syspath)
         sequenceNumber += 1
         try UEventSender(rootDirectory: rootDirectory)
@@ -138,11 +138,11 @@ final class Testbed {
     /// How many libudev monitors the children have bound in this testbed: the preload's `<root>/event<fd>` sockets.
     /// A closed monitor's socket stays until the next send; two children binding with the same fd number share one
     /// name, and the later bind silently takes the events from the earlier one.
-    var monitorCount: Int { UEventSender(rootDirectory: rootDirectory).listenerSockets.count }
+    package var monitorCount: Int { UEventSender(rootDirectory: rootDirectory).listenerSockets.count }
 
     /// The PTY master of an emulated stream node (`umockdev_testbed_get_dev_fd`); owned by the testbed, never close it.
     /// - Parameter node: `/dev/iio:device0` or `iio:device0`.
-    func deviceFileDescriptor(_ node: String) throws -> Int32 {
+    package func deviceFileDescriptor(_ node: String) throws -> Int32 {
         let path = node.hasPrefix("/dev/") ? node : "/dev/" + node
         let fd = umockdev_testbed_get_dev_fd(handle, path)
         guard fd >= 0 else {
@@ -155,7 +155,7 @@ final class Testbed {
     }
 
     /// Writes bytes to an emulated stream node's PTY master: the program that opened the node reads them.
-    func write(_ bytes: [UInt8], to node: String) throws {
+    package func write(_ bytes: [UInt8], to node: String) throws {
         let fd = try deviceFileDescriptor(node)
         do {
             try FileDescriptor(rawValue: fd).writeAll(bytes)
@@ -170,7 +170,7 @@ final class Testbed {
     /// - Parameters:
     ///   - node: `/dev/input/event5`.
     ///   - record: the record's text.
-    func loadIoctl(_ node: String, record: String) throws {
+    package func loadIoctl(_ node: String, record: String) throws {
         let file = rootDirectory + "/ioctl-record-" + node.split(separator: "/").joined(separator: "-")
         try record.write(toFile: file, atomically: true, encoding: .utf8)
         var error: UnsafeMutablePointer<GError>?
@@ -185,7 +185,7 @@ final class Testbed {
     /// - Parameters:
     ///   - syspath: `/sys/devices/…`.
     ///   - name: the attribute, relative to the device (`in_accel_x_raw`, `buffer/enable`).
-    func setAttribute(_ syspath: String, _ name: String, _ value: String) throws {
+    package func setAttribute(_ syspath: String, _ name: String, _ value: String) throws {
         // umockdev aborts the whole process when the file cannot be written: check first.
         try requireDevice(syspath)
         let text = value.hasSuffix("\n") ? value : value + "\n"
@@ -212,7 +212,7 @@ final class Testbed {
     }
 
     /// Reads a sysfs attribute back, without the trailing newline and NUL (libiio writes `1\0`).
-    func attribute(_ syspath: String, _ name: String) throws -> String {
+    package func attribute(_ syspath: String, _ name: String) throws -> String {
         let path = rootDirectory + syspath + "/" + name
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestbedError(operation: "read attribute", detail: "cannot read \(path)")
@@ -225,7 +225,7 @@ final class Testbed {
     }
 
     /// The udev properties of a device, from its `uevent` file.
-    func properties(of syspath: String) throws -> [(String, String)] {
+    package func properties(of syspath: String) throws -> [(String, String)] {
         try attribute(syspath, "uevent")
             .split(separator: "\n")
             .compactMap { line in

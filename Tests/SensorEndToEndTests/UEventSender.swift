@@ -8,12 +8,12 @@ import SystemSupport
 /// when that process itself runs under the preload; under a plain `swift test` it prints "No such device" and sends
 /// nothing. This sender builds the same message (systemd's `device_monitor_send_device` format, as umockdev's
 /// `uevent_sender.c` does) from the testbed's files, so it needs no preload in the test process.
-struct UEventSender {
+package struct UEventSender {
     /// The testbed root whose `event<N>` sockets are the listening monitors.
-    let rootDirectory: String
+    package let rootDirectory: String
 
     /// The paths of the monitor sockets now open (one per libudev monitor in a preloaded child).
-    var listenerSockets: [String] {
+    package var listenerSockets: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: rootDirectory)) ?? []
         return names.filter { $0.hasPrefix("event") && Int($0.dropFirst(5)) != nil }
             .sorted()
@@ -26,7 +26,7 @@ struct UEventSender {
     ///   - devpath: the device path without `/sys` (`/devices/…`).
     ///   - sequenceNumber: the event's `SEQNUM`.
     ///   - properties: the device's udev properties (its `uevent` file); `SUBSYSTEM` is required.
-    func send(action: String, devpath: String, sequenceNumber: UInt64, properties: [(String, String)]) throws {
+    package func send(action: String, devpath: String, sequenceNumber: UInt64, properties: [(String, String)]) throws {
         let message = try Self.message(
             action: action,
             devpath: devpath,
@@ -39,7 +39,7 @@ struct UEventSender {
     }
 
     /// The bytes of one libudev monitor message: a 40-byte header, then `KEY=VALUE\0` properties.
-    static func message(
+    package static func message(
         action: String,
         devpath: String,
         sequenceNumber: UInt64,
@@ -78,7 +78,7 @@ struct UEventSender {
     }
 
     /// MurmurHash2 with seed 0, as systemd's `string_hash32` hashes subsystem and devtype for monitor filters.
-    static func murmurHash2(_ text: String) -> UInt32 {
+    package static func murmurHash2(_ text: String) -> UInt32 {
         let data = Array(text.utf8)
         let m: UInt32 = 0x5bd1_e995
         var hash = UInt32(truncatingIfNeeded: data.count)
