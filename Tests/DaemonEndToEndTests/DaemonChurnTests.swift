@@ -1,4 +1,5 @@
 import Glibc
+import OrientdTestKit
 import Testing
 
 extension EmulatedDeviceTests {

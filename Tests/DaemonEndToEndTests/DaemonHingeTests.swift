@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OrientdTestKit
 import Testing
 
 extension EmulatedDeviceTests {
@@ -114,7 +115,7 @@ extension EmulatedDeviceTests {
             }
 
             /// `orientctl ARGUMENTS` against the daemon: its first output line, and its exit status.
-            func orientctl(_ arguments: [String]) async throws -> (line: String?, status: ExitStatus) {
+            func orientctl(_ arguments: [String]) async throws -> (line: String?, status: OrientdTestKit.ExitStatus) {
                 let child = try ChildProcess.orientctl(["--socket", sandbox.socketPath] + arguments, testbed: testbed)
                 let status = await child.wait()
                 return (child.outputLines.first, status)

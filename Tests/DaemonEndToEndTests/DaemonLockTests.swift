@@ -1,3 +1,4 @@
+import OrientdTestKit
 import Testing
 
 extension EmulatedDeviceTests {

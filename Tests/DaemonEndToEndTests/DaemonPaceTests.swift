@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestKit
 import Testing
 
 extension EmulatedDeviceTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OrientdTestKit
 import Testing
 
 /// A system user made for one test (`useradd --system`), removed with `userdel` when it goes; `nobody` (65534)

@@ -1,3 +1,4 @@
+import OrientdTestKit
 import Testing
 
 /// How the emulated accelerometer is mounted: the identity, or a matrix from udev's `ACCEL_MOUNT_MATRIX`.

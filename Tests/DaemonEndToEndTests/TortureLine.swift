@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestKit
 
 /// The protocol torture corpus, `Tests/Corpus/protocol-torture.json`: the lines the torture test sends, and the mix
 /// it draws them from. `scripts/reliability.py` reads the same file, so the test and `make reliability` send the same

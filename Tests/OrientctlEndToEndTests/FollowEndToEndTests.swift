@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import OrientdTestKit
 import SystemSupport
 import Testing
 

@@ -2,33 +2,8 @@ import Foundation
 import Glibc
 import OrientClient
 import OrientationCore
+import OrientdTestKit
 import Testing
-
-extension ChildProcess {
-    /// Starts the built `orientctl` (beside the test bundle, or `$ORIENTCTL_BIN`) under `testbed`.
-    static func orientctl(
-        _ arguments: [String],
-        testbed: Testbed,
-        prefix: [String] = [],
-        environment: [String: String] = [:]
-    ) throws -> ChildProcess {
-        let path: String
-        if let override = ProcessInfo.processInfo.environment["ORIENTCTL_BIN"], !override.isEmpty {
-            path = override
-        } else {
-            path =
-                URL(fileURLWithPath: try orientdPath()).deletingLastPathComponent().appendingPathComponent("orientctl")
-                .path
-        }
-        if prefix.isEmpty { return try ChildProcess(path, arguments, testbed: testbed, environment: environment) }
-        return try ChildProcess(
-            prefix[0],
-            Array(prefix.dropFirst()) + [path] + arguments,
-            testbed: testbed,
-            environment: environment
-        )
-    }
-}
 
 extension EmulatedDeviceTests {
     /// orientctl and OrientClient against the real daemon: the lines, the exit codes, the reconnect.

@@ -6,6 +6,12 @@ package struct AxisValues<Value> {
     package var y: Value
     package var z: Value
 
+    package init(x: Value, y: Value, z: Value) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
     /// The value of `axis`.
     package subscript(axis: Axis) -> Value {
         switch axis {
@@ -25,6 +31,11 @@ package enum Axis: String, CaseIterable {
 package struct ScanElement: Sendable {
     package var type: ScanElementType
     package var index: Int
+
+    package init(type: ScanElementType, index: Int) {
+        self.type = type
+        self.index = index
+    }
 }
 
 /// An emulated IIO accelerometer in one of the shapes real drivers have, rendered as umockdev description text.

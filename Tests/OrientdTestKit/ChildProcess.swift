@@ -218,6 +218,30 @@ extension ChildProcess {
     ) throws -> ChildProcess {
         try ChildProcess(try orientdPath(), arguments, testbed: testbed, environment: environment)
     }
+
+    /// Starts the built `orientctl` (beside the test bundle, or `$ORIENTCTL_BIN`) under `testbed`.
+    package static func orientctl(
+        _ arguments: [String],
+        testbed: Testbed,
+        prefix: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> ChildProcess {
+        let path: String
+        if let override = ProcessInfo.processInfo.environment["ORIENTCTL_BIN"], !override.isEmpty {
+            path = override
+        } else {
+            path =
+                URL(fileURLWithPath: try orientdPath()).deletingLastPathComponent().appendingPathComponent("orientctl")
+                .path
+        }
+        if prefix.isEmpty { return try ChildProcess(path, arguments, testbed: testbed, environment: environment) }
+        return try ChildProcess(
+            prefix[0],
+            Array(prefix.dropFirst()) + [path] + arguments,
+            testbed: testbed,
+            environment: environment
+        )
+    }
 }
 
 /// Polls `condition` every few milliseconds until it holds (true) or `timeout` passes (false).

@@ -6,6 +6,10 @@ import Testing
 /// A wait on the daemon that did not end as expected: a guard timed out or the connection closed.
 package struct DaemonTestError: Error, CustomStringConvertible {
     package var description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 /// A client of the control socket written for the tests: a real `AF_UNIX` stream socket, blocking connect, then
@@ -14,16 +18,16 @@ package struct DaemonTestError: Error, CustomStringConvertible {
 /// Messages read but not yet taken wait in ``inbox`` in arrival order; ``log`` keeps every message ever read.
 package final class DaemonConnection {
     /// The socket; -1 once closed by ``close()``.
-    private(set) var fd: Int32
+    package private(set) var fd: Int32
     package let socketPath: String
     /// Everything read so far, in order.
-    private(set) var log: [DaemonMessage] = []
+    package private(set) var log: [DaemonMessage] = []
     /// Messages read and not yet taken by ``next(timeout:)``, ``call(_:_:timeout:)`` and the like.
-    private(set) var inbox: [DaemonMessage] = []
+    package private(set) var inbox: [DaemonMessage] = []
     /// Whether the daemon closed the connection (EOF, or `ECONNRESET` after the last data).
-    private(set) var closedByDaemon = false
+    package private(set) var closedByDaemon = false
     /// Every byte read from the socket so far, a line not yet complete included.
-    private(set) var receivedByteCount = 0
+    package private(set) var receivedByteCount = 0
     /// Text for failure messages (the daemon's output).
     package var context: () -> String = { "" }
     private var buffer: [UInt8] = []

@@ -217,9 +217,9 @@ package struct AccelerometerFeed {
     /// Turns a corrected reading into the raw one the device must report (the inverse of its mount matrix).
     package var rawReading: (AxisValues<Int64>) -> AxisValues<Int64> = { $0 }
     /// The next scan's timestamp, in nanoseconds.
-    private(set) var time: Int64 = 1_000_000_000
+    package private(set) var time: Int64 = 1_000_000_000
     /// Scans written so far.
-    private(set) var written = 0
+    package private(set) var written = 0
 
     package init(fixture: AccelerometerFixture, testbed: Testbed) {
         self.fixture = fixture

@@ -6,6 +6,10 @@ import Glibc
 package struct ProcessResources {
     package let pid: pid_t
 
+    package init(pid: pid_t) {
+        self.pid = pid
+    }
+
     /// `VmRSS` of `/proc/PID/status`, in KiB.
     package var residentKiB: Int { field("VmRSS") }
     /// `VmHWM` (the peak of `VmRSS`), in KiB.

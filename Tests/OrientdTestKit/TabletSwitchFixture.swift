@@ -21,6 +21,22 @@ package struct TabletSwitchFixture {
     /// kernel's capabilities tell).
     package var udevMarksSwitch = true
 
+    package init(
+        inputNumber: Int = 7,
+        eventNumber: Int = 5,
+        name: String = "Intel HID switches",
+        initiallyTablet: Bool = false,
+        switchBits: UInt8 = 0x02,
+        udevMarksSwitch: Bool = true
+    ) {
+        self.inputNumber = inputNumber
+        self.eventNumber = eventNumber
+        self.name = name
+        self.initiallyTablet = initiallyTablet
+        self.switchBits = switchBits
+        self.udevMarksSwitch = udevMarksSwitch
+    }
+
     /// The input device's sysfs path.
     package var inputSyspath: String { "/sys/devices/platform/INT33D6:00/input/input\(inputNumber)" }
     /// The evdev node's sysfs path.

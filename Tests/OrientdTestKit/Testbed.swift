@@ -12,6 +12,11 @@ package struct TestbedError: Error, CustomStringConvertible {
     /// The message (GError text, errno text, or the harness's own explanation).
     package var detail: String
 
+    package init(operation: String, detail: String) {
+        self.operation = operation
+        self.detail = detail
+    }
+
     package var description: String { "\(operation): \(detail)" }
 }
 

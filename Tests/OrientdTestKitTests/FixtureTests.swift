@@ -1,3 +1,4 @@
+import OrientdTestKit
 import Testing
 
 /// The fixture's own checks, no testbed needed: scan bytes computed by hand from the kernel ABI, and the shape of

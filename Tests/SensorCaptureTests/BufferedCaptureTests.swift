@@ -1,3 +1,4 @@
+import OrientdTestKit
 import Testing
 
 /// A scan layout to capture, and whether the timestamp channel is enabled.

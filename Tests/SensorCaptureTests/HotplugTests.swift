@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestKit
 import Testing
 
 /// One event as `udevadm monitor --property` printed it.

@@ -1,3 +1,5 @@
+import OrientdTestKit
+
 /// What `iio_info` (libiio 0.24) printed, parsed into devices, channels and attributes.
 struct IIOInfoReport {
     /// One channel line (`accel_x:  (input, index: 0, format: le:S16/16>>0)`) and its attributes.

@@ -1,4 +1,5 @@
 import Foundation
+import OrientdTestKit
 import Testing
 
 /// A sample line of a recorded trace.
