@@ -4,17 +4,6 @@ import SystemSupport
 import Glibc
 #endif
 
-/// A failed socket call: the call, the path or fd it was about, and errno.
-struct SocketError: Error, CustomStringConvertible {
-    var operation: String
-    var subject: String
-    var errno: Errno
-
-    var description: String {
-        "\(operation)(\(subject)): \(errno)"
-    }
-}
-
 /// Thin wrappers over the socket calls the server makes, retrying interrupted calls.
 enum SocketCalls {
     /// A listening Unix stream socket at `path` (non-blocking, close-on-exec, mode 0666: who may
