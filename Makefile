@@ -1,11 +1,12 @@
-# The README's commands. `make run` shows the demo; `make test` runs every test.
-# Both install what they need first (scripts/install-deps skips what is there).
+# The README's commands. `make run` shows the demo; `make check` runs the unit tests in about a minute;
+# `make test` runs every test. `run` and `test` install what they need first (scripts/install-deps skips
+# what is there).
 
 SWIFT ?= swift
 ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
-.PHONY: all deps build release man-tool run demo demo-classify classifier-figures test system-test lint format bench
+.PHONY: all deps build release man-tool run demo demo-classify classifier-figures check test system-test lint format bench
 .PHONY: latency side-by-side clean fuzz
 
 all: build
@@ -42,6 +43,19 @@ classifier-figures: deps
 	$$(scripts/python-with-numpy) scripts/classifier_scenarios.py figures \
 		--orientd $$($(SWIFT) build -c release --show-bin-path)/orientd
 
+# The unit tests alone, about a minute once built (the first build takes longer): no root, no containers, no
+# emulated devices, nothing from ../shared. Only the unit-test targets run (--filter by their names); the
+# end-to-end targets (DaemonEndToEndTests, SensorCaptureTests, SensorProxyBusTests, OrientctlEndToEndTests,
+# OrientdTestKitTests: the real binaries on devices emulated by umockdev, their rigs in OrientdTestKit) and the
+# classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to `make test`. The
+# generate-manual tool (man-tool) is built first for the install test of orientdTests.
+UNIT_TESTS = OrientationCoreTests|SystemSupportTests|EventLoopTests|IIOSensorTests|TabletModeTests|OrientProtocolTests|OrientDaemonTests|OrientClientTests|orientdTests
+check: man-tool
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '^($(UNIT_TESTS))\.' --skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
+
+# Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness,
+# a short fuzz run and the system tests.
 test: deps lint man-tool
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) $(SWIFT) test

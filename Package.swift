@@ -31,7 +31,8 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The C-facing pieces every target shares: Errno, FileDescriptor's writeAll, UnixSocketAddress, NameService.
+        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
+        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService.
         // Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
@@ -104,15 +105,33 @@ let package = Package(
             name: "OrientClientTests",
             dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport"]
         ),
-        // Emulated accelerometers (umockdev) driving the real orientd binary through libiio and libudev.
+        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
+
+        // The end-to-end tests: the real binaries on devices emulated by umockdev (`make test`; `make check` leaves
+        // them out). Their rigs: the testbed, emulated accelerometers and tablet switches, child processes, the
+        // daemon under test and connections to it, a private system bus, the resources of a process.
+        .target(
+            name: "OrientdTestKit",
+            dependencies: ["CUmockdev", "CSystemd", "SystemSupport"],
+            path: "Tests/OrientdTestKit"
+        ),
+        // The rigs themselves: what a child process gets, how it is stopped, the emulated scans.
+        .testTarget(name: "OrientdTestKitTests", dependencies: ["OrientdTestKit", "orientd"]),
+        // `orientd run` through its socket: rotation, locks, pace, reloads, hotplug, faults, signals, permissions,
+        // crash safety, slow clients, protocol torture.
+        .testTarget(name: "DaemonEndToEndTests", dependencies: ["OrientdTestKit", "orientd", "SystemSupport"]),
+        // iio-sensor-proxy's D-Bus API of the daemon, on a private system bus.
+        .testTarget(name: "SensorProxyBusTests", dependencies: ["OrientdTestKit", "orientd"]),
+        // `orientctl` and `orientctl follow` against the real daemon.
         .testTarget(
-            name: "SensorEndToEndTests",
+            name: "OrientctlEndToEndTests",
             dependencies: [
-                "orientd", "orientctl", "CUmockdev", "CSystemd", "OrientationCore", "OrientClient", "OrientProtocol",
-                "SystemSupport",
+                "OrientdTestKit", "orientd", "orientctl", "OrientClient", "OrientationCore", "SystemSupport",
             ]
         ),
-        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
+        // Capture and discovery through libiio and libudev: buffered and polled capture, hotplug, `orientd sensors`,
+        // `orientd record`, iio_info's view of the emulated devices.
+        .testTarget(name: "SensorCaptureTests", dependencies: ["OrientdTestKit", "orientd"]),
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [

@@ -1,19 +1,5 @@
 import OrientationCore
 
-/// Where an accelerometer sits: in the lid (display) or in the base (keyboard).
-public enum SensorLocation: String, Sendable, Hashable {
-    case display
-    case base
-}
-
-/// How orientd reads an accelerometer.
-public enum CaptureMode: String, Sendable, Hashable {
-    /// Scans pushed by the kernel through the IIO buffer (preferred: no polling).
-    case buffer
-    /// `in_accel_*_raw` read at a fixed rate from a timer.
-    case poll
-}
-
 /// Everything orientd found out about one accelerometer: what it is, where it sits, how to
 /// calibrate it and how it can be read.
 public struct Accelerometer: Sendable, Hashable {

@@ -215,9 +215,8 @@ final class BufferedCapture: Capture {
     /// memory is never touched once it is gone.
     private func drain() {
         while let buffer {
-            let count = iio_buffer_refill(buffer)
+            let count = retryingInterrupts(.negatedErrno) { iio_buffer_refill(buffer) }
             if count == -Int(EAGAIN) { return }
-            if count == -Int(EINTR) { continue }
             guard count > 0, let start = iio_buffer_start(buffer) else {
                 let code = count == 0 ? EIO : Int32(-count)
                 owner.captureFailed(SensorError.call("iio_buffer_refill", device: device.id, errno: Errno(code)))

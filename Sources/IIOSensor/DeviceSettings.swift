@@ -49,14 +49,20 @@ struct DeviceSettings {
             do {
                 try Self.write(frequency.attribute, device, Self.format(chosen))
             } catch {
-                logger.warning("cannot set the sampling frequency: \(error)", metadata: ["device": "\(device.id)"])
+                logger.warning(
+                    "cannot set the sampling frequency",
+                    metadata: ["device": "\(device.id)", "error": "\(error)"]
+                )
             }
         }
         if hysteresis != nil, let channel = device.channel("accel_x") {
             do {
                 try channel.writeAttribute("hysteresis", "0")
             } catch {
-                logger.warning("cannot set the hysteresis to 0: \(error)", metadata: ["device": "\(device.id)"])
+                logger.warning(
+                    "cannot set the hysteresis to 0",
+                    metadata: ["device": "\(device.id)", "error": "\(error)"]
+                )
             }
         }
     }

@@ -12,8 +12,8 @@ import Glibc
 /// close. A remote context (or a file that cannot be opened) reads through libiio.
 struct RawAttribute {
     private let channel: IIOChannel
-    /// The open file, or -1 to read through libiio.
-    private let descriptor: Int32
+    /// The open file, or nil to read through libiio.
+    private let file: FileDescriptor?
     /// The longest text a 64-bit value with its sign, newline and a NUL can take.
     private static let capacity = 32
 
@@ -21,29 +21,31 @@ struct RawAttribute {
     init(channel: IIOChannel, syspath: String?) {
         self.channel = channel
         guard let syspath, let file = iio_channel_attr_get_filename(channel.pointer, "raw") else {
-            descriptor = -1
+            self.file = nil
             return
         }
-        descriptor = open(syspath + "/" + String(cString: file), O_RDONLY | O_CLOEXEC)
+        self.file = try? FileDescriptor.open(syspath + "/" + String(cString: file))
     }
 
     /// Whether reads go straight to the held file.
-    var isHeldOpen: Bool { descriptor >= 0 }
+    var isHeldOpen: Bool { file != nil }
 
     /// Closes the file; reads must not follow.
     func close() {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        file?.close()
     }
 
     /// Reads the attribute: one `pread` (no allocation) for a held file, libiio otherwise.
     /// - Throws: ``SensorError`` naming the channel, with errno when the read failed, or with the text's fault.
     func read() throws(SensorError) -> Int64 {
-        guard descriptor >= 0 else { return try readThroughLibiio() }
+        guard let file else { return try readThroughLibiio() }
         var failure: Int32 = 0
         let outcome = withUnsafeTemporaryAllocation(byteCount: Self.capacity, alignment: 1) { bytes -> Int64? in
-            let count = retryingInterrupts { pread(descriptor, bytes.baseAddress, bytes.count, 0) }
-            guard count >= 0 else {
-                failure = errno
+            let count: Int
+            do throws(Errno) {
+                count = try file.read(into: bytes, atOffset: 0)
+            } catch {
+                failure = error.rawValue
                 return nil
             }
             return Self.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))

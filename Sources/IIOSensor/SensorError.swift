@@ -8,8 +8,6 @@ public struct SensorError: Error, Sendable, Hashable, CustomStringConvertible {
         case call
         /// An attribute's text could not be read as what it should hold.
         case badAttribute
-        /// No accelerometer that could be used.
-        case noAccelerometer
         /// The device went away.
         case deviceGone
     }

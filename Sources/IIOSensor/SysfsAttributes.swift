@@ -13,22 +13,17 @@ struct SysfsAttributes {
 
     /// The attribute's text without the trailing newline and NUL; nil if it cannot be read.
     func read(_ name: String) -> String? {
-        let fd = open(path + "/" + name, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let count = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer.prefix(count).filter { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
+        // sysfs shows an attribute in at most a page.
+        guard let bytes = try? FileDescriptor.contents(ofFile: path + "/" + name, maximumSize: 4096) else { return nil }
+        return String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
     }
 
     /// Writes the attribute; false if it cannot be written.
     @discardableResult
     func write(_ name: String, _ value: String) -> Bool {
-        let fd = open(path + "/" + name, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return (try? FileDescriptor(rawValue: fd).writeAll(value)) != nil
+        guard let file = try? FileDescriptor.open(path + "/" + name, O_WRONLY) else { return false }
+        defer { file.close() }
+        return (try? file.writeAll(value)) != nil
     }
 
     /// The names of the files in a subfolder (`scan_elements`), or none.

@@ -145,7 +145,6 @@ public final class OrientConnection: Sendable {
                     return count
                 }
             } catch {
-                if error == .interrupted { continue }
                 if error != .wouldBlock { finish(closedByDaemon(errno: error.rawValue)) }
                 return
             }

@@ -34,7 +34,7 @@ final class UnixSocket: Sendable {
         close()
     }
 
-    /// Writes all of `bytes` with send(2), without SIGPIPE, retrying `EINTR`; while the daemon reads slowly, waits
+    /// Writes all of `bytes` with send(2), without SIGPIPE, made again when a signal interrupts it; while the daemon reads slowly, waits
     /// until it has room (it bounds its own queue, not ours).
     /// - Throws: the errno of send(2); `EBADF` once closed.
     func send(_ bytes: some Collection<UInt8>) throws(Errno) {
@@ -44,12 +44,11 @@ final class UnixSocket: Sendable {
         }
     }
 
-    /// Reads what is available with read(2) into `buffer`: the byte count, 0 at the end of the stream.
+    /// Reads what is available with read(2) into `buffer`, made again when a signal interrupts it: the byte count,
+    /// 0 at the end of the stream.
     /// - Throws: the errno of read(2), `EAGAIN` when nothing is left to read.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
-        let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-        guard count >= 0 else { throw Errno.current }
-        return count
+        try FileDescriptor(rawValue: descriptor).read(into: buffer)
     }
 
     /// Closes the descriptor (once).

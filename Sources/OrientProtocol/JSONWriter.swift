@@ -1,14 +1,3 @@
-/// A value the daemon writes as JSON, member by member, with ``JSONWriter``.
-///
-/// The daemon's messages are written this way rather than through `Encodable` and a `JSONEncoder`: that takes
-/// tens of microseconds and dozens of allocations per event, and FoundationEssentials with it. The text is the
-/// one `JSONEncoder` writes with `.sortedKeys` and `.withoutEscapingSlashes`, byte for byte: no spaces, keys in
-/// byte order, optional members either `null` or left out as the `Encodable` conformance does.
-public protocol JSONWritable {
-    /// Writes the value at the writer's position.
-    func write(to json: inout JSONWriter)
-}
-
 /// Writes compact JSON text (RFC 8259) into a byte buffer that can be reused from one message to the next.
 ///
 /// The caller writes keys in the order they must appear (the daemon's messages sort them); the writer puts

@@ -1,25 +1,5 @@
 public import OrientationCore
 
-/// The values a client needs to apply a rotation (ORIENTATION.md, display transforms).
-public struct DisplayTransform: Sendable, Hashable, Codable {
-    /// `wl_output` transform, 0–3.
-    public var wayland: Int
-    /// sway's `output … transform` value.
-    public var sway: String
-    /// `xrandr --rotate` value.
-    public var xrandr: String
-    /// xinput Coordinate Transformation Matrix, row by row.
-    public var matrix: [Int]
-
-    /// The transform of a panel rotation.
-    public init(_ rotation: PanelRotation) {
-        wayland = rotation.waylandTransform
-        sway = rotation.swayTransform
-        xrandr = rotation.xrandrRotation
-        matrix = rotation.coordinateTransformationMatrix
-    }
-}
-
 /// The state of PROTOCOL.md, sent in replies and with every event.
 public struct OrientationState: Sendable, Hashable, Codable {
     /// The device orientation; `unknown` while nobody generates.
@@ -179,23 +159,12 @@ public struct OrientationState: Sendable, Hashable, Codable {
     }
 }
 
-extension TabletModeSource: JSONWritable {
-    public func write(to json: inout JSONWriter) { json.string(rawValue) }
-}
-
 extension SensorState: JSONWritable {
     public func write(to json: inout JSONWriter) { json.string(rawValue) }
 }
 
-extension DisplayTransform: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member("matrix", matrix)
-            json.member("sway", sway)
-            json.member("wayland", wayland)
-            json.member("xrandr", xrandr)
-        }
-    }
+extension TabletModeSource: JSONWritable {
+    public func write(to json: inout JSONWriter) { json.string(rawValue) }
 }
 
 extension InterfaceOrientationMask: JSONWritable {

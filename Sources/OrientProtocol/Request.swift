@@ -100,24 +100,3 @@ public struct Request: Sendable, Hashable {
         return "{" + fields.joined(separator: ", ") + "}\n"
     }
 }
-
-/// Small pieces of JSON text written by hand, where a whole encoder is not needed.
-enum JSONText {
-    static func encode(_ id: RequestID) -> String {
-        switch id {
-        case .number(let value): String(value)
-        case .string(let value): quote(value)
-        }
-    }
-
-    static func names(_ mask: InterfaceOrientationMask) -> String {
-        "[" + mask.wireNames.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-    }
-
-    /// A JSON string literal.
-    static func quote(_ text: String) -> String {
-        var json = JSONWriter()
-        json.string(text)
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-}

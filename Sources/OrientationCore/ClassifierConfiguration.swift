@@ -52,17 +52,3 @@ public struct ClassifierConfiguration: Sendable, Hashable {
 
 /// A classifier setting outside its allowed range.
 public typealias ClassifierConfigurationError = SettingRangeError
-
-/// A setting of the core outside its allowed range: the classifier's and the hinge's thresholds.
-public struct SettingRangeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The configuration key (`FilterMs`, `DwellMs`, `FaceUpAngle`, `TabletAngle`, `LaptopAngle`).
-    public var key: String
-    /// The rejected value.
-    public var value: Int
-    /// The allowed range.
-    public var range: ClosedRange<Int>
-
-    public var description: String {
-        "\(key)=\(value) is out of range; allowed: \(range.lowerBound)–\(range.upperBound)"
-    }
-}

@@ -46,8 +46,5 @@ public enum DeviceOrientation: Sendable, Hashable, CaseIterable, CustomStringCon
         Pose.allCases.first { $0.deviceOrientation(natural: natural) == self }
     }
 
-    /// Whether the device lies flat (face up or face down).
-    public var isFlat: Bool { self == .faceUp || self == .faceDown }
-
     public var description: String { wireName }
 }

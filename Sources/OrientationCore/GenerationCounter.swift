@@ -63,11 +63,3 @@ public struct GenerationCounter: Sendable {
         return total == 0 ? .stopped : .none
     }
 }
-
-/// `end` from a client whose count is already 0.
-public struct NotGeneratingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The client that called `end`.
-    public var client: ClientID
-
-    public var description: String { "not generating: end without a matching begin" }
-}

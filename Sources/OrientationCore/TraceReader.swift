@@ -120,30 +120,3 @@ public struct TraceReader: Sendable {
         TraceError(line: lineNumber, message: message)
     }
 }
-
-/// One line of a trace: a time and the reading of the display's accelerometer, the base's, or both.
-public struct TraceRow: Sendable, Hashable {
-    /// Seconds.
-    public var time: Double
-    /// The display's reading, in m/s² after its mount matrix; nil on a line with only the base's.
-    public var display: Vector3?
-    /// The base's reading, in m/s² after its mount matrix; nil in a one-sensor trace and on a line without it.
-    public var base: Vector3?
-
-    /// A row from its time and readings.
-    public init(time: Double, display: Vector3?, base: Vector3?) {
-        self.time = time
-        self.display = display
-        self.base = base
-    }
-}
-
-/// A malformed line in a trace.
-public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The line's number, counting from 1.
-    public var line: Int
-    /// What is wrong with it.
-    public var message: String
-
-    public var description: String { "line \(line): \(message)" }
-}

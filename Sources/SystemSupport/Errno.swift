@@ -62,12 +62,3 @@ public struct Errno: Error, RawRepresentable, Sendable, Hashable, CustomStringCo
     /// `ENAMETOOLONG`.
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 }
-
-/// Calls `body` again while it fails with `EINTR` (returns -1 with `errno` set to it).
-public func retryingInterrupts<Value: FixedWidthInteger>(_ body: () -> Value) -> Value {
-    var result: Value
-    repeat {
-        result = body()
-    } while result == -1 && errno == EINTR
-    return result
-}

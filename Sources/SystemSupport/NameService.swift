@@ -83,12 +83,11 @@ public enum NameService {
         while true {
             var entry: Entry?
             let status = withUnsafeTemporaryAllocation(of: CChar.self, capacity: size) { buffer in
-                buffer.baseAddress.map { call($0, buffer.count, &entry) } ?? ENOMEM
+                retryingInterrupts(.errorNumber) { buffer.baseAddress.map { call($0, buffer.count, &entry) } ?? ENOMEM }
             }
             switch status {
             case 0: return entry
             case ERANGE where size < 1 << 24: size *= 2
-            case EINTR: continue
             default: throw Errno(status)
             }
         }

@@ -88,7 +88,7 @@ final class SwitchDevice {
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let result = libevdev_next_event(device, flags, &event)
+            let result = retryingInterrupts(.negatedErrno) { libevdev_next_event(device, flags, &event) }
             if result == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
                 continue
             } else if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
@@ -96,8 +96,6 @@ final class SwitchDevice {
             } else if result == -EAGAIN {
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue { break }
                 flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-            } else if result == -EINTR {
-                continue
             } else {
                 return stop(SwitchError("libevdev_next_event", device: devnode, errno: Errno(result)))
             }

@@ -49,7 +49,7 @@ public final class TabletModeMonitor {
             udev = try Udev()
         } catch {
             self.udev = nil
-            logger.warning("the tablet-mode switch is not read: \(error)")
+            logger.warning("the tablet-mode switch is not read", metadata: ["error": "\(error)"])
             return
         }
         self.udev = udev
@@ -59,7 +59,10 @@ public final class TabletModeMonitor {
                 self.hotplug(action: action, sysname: sysname)
             }
         } catch {
-            logger.warning("input hotplug is not followed: a tablet-mode switch added later is not seen: \(error)")
+            logger.warning(
+                "input hotplug is not followed: a tablet-mode switch added later is not seen",
+                metadata: ["error": "\(error)"]
+            )
         }
         for record in InputDeviceRecord.all(udev) {
             watch(record)
@@ -94,7 +97,10 @@ public final class TabletModeMonitor {
             )
         } catch {
             if failed.insert(record.sysname).inserted {
-                logger.warning("cannot read a possible tablet-mode switch: \(error)")
+                logger.warning(
+                    "cannot read a possible tablet-mode switch",
+                    metadata: ["device": "\(record.devnode)", "error": "\(error)"]
+                )
             }
         }
     }
@@ -110,7 +116,10 @@ public final class TabletModeMonitor {
             if error.isDeviceGone {
                 logger.info("tablet-mode switch gone", metadata: ["device": "\(device.devnode)"])
             } else {
-                logger.warning("the tablet-mode switch failed and is no longer read: \(error)")
+                logger.warning(
+                    "the tablet-mode switch failed and is no longer read",
+                    metadata: ["device": "\(device.devnode)", "error": "\(error)"]
+                )
             }
             devices[device.sysname] = nil
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 
 /// The display connectors the kernel's DRM drivers show in sysfs: `/sys/class/drm/card1-eDP-1` with its
 /// `status` (`connected`, `disconnected`, `unknown`). They tell the built-in panel (an eDP, DSI or LVDS
@@ -72,7 +73,7 @@ struct DRMConnectors: Sendable {
     }
 
     private static func read(_ path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
+        guard let bytes = try? FileDescriptor.contents(ofFile: path) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
     }
 }

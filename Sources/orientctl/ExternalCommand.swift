@@ -174,10 +174,10 @@ struct ExternalCommand: Sendable {
             // Nothing to read (or all read): wait for the end in naps growing from 1 to 16 ms, until the deadline.
             var nap: UInt32 = 1000
             while !reaped, !outcome.timedOut {
-                let result = waitpid(child, &status, WNOHANG)
+                let result = retryingInterrupts { waitpid(child, &status, WNOHANG) }
                 if result == child {
                     reaped = true
-                } else if result < 0, errno != EINTR {
+                } else if result < 0 {
                     break
                 } else if ContinuousClock.now >= deadline {
                     outcome.timedOut = true
@@ -189,7 +189,7 @@ struct ExternalCommand: Sendable {
         }
         if outcome.timedOut { kill(-child, SIGKILL) }
         if !reaped {
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            _ = retryingInterrupts { waitpid(child, &status, 0) }
         }
         outcome.waitStatus = status
         return outcome
@@ -209,34 +209,39 @@ struct ExternalCommand: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var inTime = true
         while descriptors.contains(where: { $0.fd >= 0 }) {
-            var wait: Int32 = -1
-            if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else {
-                    inTime = false
-                    break
-                }
-                wait = Int32(
-                    clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-                )
-            }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), wait)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            if let deadline, ContinuousClock.now >= deadline {
+                inTime = false
                 break
             }
+            // The wait is worked out afresh for a poll made again after a signal.
+            let ready = retryingInterrupts {
+                poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
+            }
+            if ready < 0 { break }
             for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
-                let count = chunk.withUnsafeMutableBytes { read(descriptors[index].fd, $0.baseAddress, $0.count) }
+                let file = FileDescriptor(rawValue: descriptors[index].fd)
+                let count = (try? file.read(into: &chunk)) ?? -1
                 if count > 0 {
                     collected[index] += chunk[..<count]
-                } else if count == 0 || errno != EINTR {
-                    close(descriptors[index].fd)
+                } else {
+                    file.close()
                     descriptors[index].fd = -1
                 }
             }
         }
         for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
         return (collected[0], collected[1], inTime)
+    }
+
+    /// poll(2)'s timeout for `deadline`: the milliseconds left rounded up, 0 once it has passed, -1 (no limit)
+    /// without one.
+    private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { return 0 }
+        return Int32(
+            clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+        )
     }
 }
 

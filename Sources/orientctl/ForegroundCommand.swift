@@ -32,7 +32,7 @@ struct ForegroundCommand {
         let status = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var status: Int32 = 0
-                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                _ = retryingInterrupts { waitpid(child, &status, 0) }
                 continuation.resume(returning: status)
             }
         }

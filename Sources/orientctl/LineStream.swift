@@ -26,8 +26,9 @@ enum LineStream {
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
+                let count = retryingInterrupts {
+                    chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                }
                 guard count > 0 else { break }
                 pending += chunk[..<count]
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -77,7 +78,7 @@ enum LineStream {
             ended: {
                 reaped.state.withLock { done in
                     var status: Int32 = 0
-                    while waitpid(program, &status, 0) < 0, errno == EINTR {}
+                    _ = retryingInterrupts { waitpid(program, &status, 0) }
                     done = true
                 }
             }

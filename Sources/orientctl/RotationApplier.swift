@@ -3,19 +3,6 @@ import OrientClient
 import OrientProtocol
 import OrientationCore
 
-/// What `follow` does besides applying each orientation: its policies.
-struct FollowPolicy: Sendable {
-    /// Apply nothing while DRM shows an external monitor connected; apply the latest state when the last
-    /// one goes.
-    var pauseExternal = false
-    /// Hold the natural orientation (rotation 0) while the daemon says the convertible is not in tablet mode.
-    var naturalInLaptopMode = false
-    /// `sh -c CMD` after each rotation applied, with the variables of `watch --exec`.
-    var then: String?
-    /// How long a command may run before it is killed and reported.
-    var timeout = Duration.seconds(10)
-}
-
 /// Applies interface orientations through a backend: each new one once, a failed one again after a
 /// reconnection; reports what it applied on standard output and what failed on standard error.
 struct RotationApplier {

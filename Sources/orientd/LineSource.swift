@@ -2,17 +2,13 @@ import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Reads a file (or standard input for `-`) line by line, through read(2).
 final class LineSource {
     /// How the source is named in messages.
     let name: String
-    private let fd: Int32
+    private let file: FileDescriptor
     private let ownsDescriptor: Bool
 
     /// Opens the file, or standard input for `-`.
@@ -20,21 +16,21 @@ final class LineSource {
     init(path: String) throws {
         if path == "-" {
             name = "standard input"
-            fd = STDIN_FILENO
+            file = FileDescriptor(rawValue: STDIN_FILENO)
             ownsDescriptor = false
             return
         }
         name = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw CommandFailure("cannot open '\(path)': \(Errno.current)")
+        do throws(Errno) {
+            file = try FileDescriptor.open(path)
+        } catch {
+            throw CommandFailure("cannot open '\(path)': \(error)")
         }
-        fd = descriptor
         ownsDescriptor = true
     }
 
     deinit {
-        if ownsDescriptor { close(fd) }
+        if ownsDescriptor { file.close() }
     }
 
     /// Calls `body` with each line, without its newline; a last line without a newline counts too.
@@ -42,10 +38,11 @@ final class LineSource {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandFailure("cannot read '\(name)': \(Errno.current)")
+            let count: Int
+            do throws(Errno) {
+                count = try file.read(into: &chunk)
+            } catch {
+                throw CommandFailure("cannot read '\(name)': \(error)")
             }
             if count == 0 { break }
             var start = 0

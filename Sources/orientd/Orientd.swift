@@ -7,8 +7,6 @@ import SystemSupport
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// The orientd command: the daemon and the tools around it (CLI.md).

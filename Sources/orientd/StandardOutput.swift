@@ -4,8 +4,6 @@ import SystemSupport
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Buffered writes to standard output through write(2), flushed when the buffer fills and at the end.

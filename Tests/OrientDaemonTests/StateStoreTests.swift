@@ -129,7 +129,7 @@ import Glibc
             try #require(warnings.count == 1)
             #expect(warnings[0].metadata["file"] == "\(path)")
             #expect(warnings[0].metadata["reason"]?.description.contains(reason) == true, "\(warnings[0])")
-            #expect(warnings[0].metadata["moved-to"] == "\(path).corrupt")
+            #expect(warnings[0].metadata["moved_to"] == "\(path).corrupt")
 
             try store.save(PersistedState(lock: .landscapeLeft))
             #expect(store.load() == PersistedState(lock: .landscapeLeft))

@@ -29,10 +29,46 @@ import Testing
         #expect(throws: Errno(ENOTSOCK)) { try FileDescriptor(rawValue: ends[1]).writeAll("lost", using: .send) }
     }
 
+    /// A file longer than one read's chunk comes back whole; one over the limit is refused with `EFBIG` rather than
+    /// read into memory; a missing one is `ENOENT`.
+    @Test func contentsOfAFileAreReadToTheEnd() throws {
+        let path = try temporaryFile(containing: (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        defer { unlink(path) }
+        #expect(try FileDescriptor.contents(ofFile: path) == (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        #expect(try FileDescriptor.contents(ofFile: path, maximumSize: 40_000).count == 40_000)
+        #expect(throws: Errno(EFBIG)) { try FileDescriptor.contents(ofFile: path, maximumSize: 39_999) }
+        #expect(throws: Errno.noSuchFileOrDirectory) { try FileDescriptor.contents(ofFile: path + ".missing") }
+    }
+
+    /// A descriptor the package opens never leaks into a program it starts; pread leaves the position alone.
+    @Test func openIsCloseOnExecAndPreadReadsFromItsOffset() throws {
+        let path = try temporaryFile(containing: Array("0123456789".utf8))
+        defer { unlink(path) }
+        let file = try FileDescriptor.open(path)
+        defer { file.close() }
+        #expect(fcntl(file.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        var bytes = [UInt8](repeating: 0, count: 4)
+        let count = try bytes.withUnsafeMutableBytes { buffer throws in try file.read(into: buffer, atOffset: 6) }
+        #expect(count == 4)
+        #expect(bytes == Array("6789".utf8))
+        #expect(try file.read(into: &bytes) == 4)
+        #expect(bytes == Array("0123".utf8))
+    }
+
     @Test func writingNothingWritesNothing() throws {
         #expect(try FileDescriptor(rawValue: -1).write(UnsafeRawBufferPointer(start: nil, count: 0)) == 0)
         try FileDescriptor(rawValue: -1).writeAll([])
     }
+}
+
+/// A new file in the temporary folder holding `bytes`; its path.
+private func temporaryFile(containing bytes: [UInt8]) throws -> String {
+    var template = Array("/tmp/orientd-file-XXXXXX".utf8CString)
+    let fd = mkstemp(&template)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    try FileDescriptor(rawValue: fd).writeAll(bytes)
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// A thread that reads a descriptor to its end.

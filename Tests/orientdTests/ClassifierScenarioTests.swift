@@ -4,7 +4,11 @@ import Testing
 /// `orientd classify` on scenarios beyond the evaluation's own, generated at test time: turns while reclined
 /// 50°, 60° and 70° (scripts/classifier_scenarios.py, scored by orient_eval.py like the public scenarios),
 /// and traces whose magnitude of gravity changes for good.
-@Suite("classifier on further generated scenarios")
+// Skipped, saying why, without the evaluation kit (see EvaluationKit).
+@Suite(
+    "classifier on further generated scenarios",
+    .enabled(if: EvaluationKit.isPresent, EvaluationKit.absence)
+)
 struct ClassifierScenarioTests {
     static let turnScenarios = ["rotate", "reclined50", "reclined60", "reclined70"]
 

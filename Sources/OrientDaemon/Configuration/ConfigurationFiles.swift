@@ -9,24 +9,13 @@ enum ConfigurationFiles {
     /// The contents of `path`; nil when it does not exist.
     /// - Throws: ``ConfigurationError`` with `unreadable` for any other failure (permissions, a folder).
     static func read(_ path: String) throws(ConfigurationError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw unreadable(path, errno)
+        do throws(Errno) {
+            return String(decoding: try FileDescriptor.contents(ofFile: path), as: UTF8.self)
+        } catch  where error == .noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw unreadable(path, error.rawValue)
         }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw unreadable(path, errno)
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The `*.conf` files of `folder` in lexical order, skipping hidden files and anything that is

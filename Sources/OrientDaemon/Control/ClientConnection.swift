@@ -110,30 +110,29 @@ final class ClientConnection {
     private func receive() {
         withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             while !isClosed {
-                let count = read(fd, buffer.baseAddress, buffer.count)
+                let count: Int
+                do throws(Errno) {
+                    count = try FileDescriptor(rawValue: fd).read(into: buffer)
+                } catch  where error == .wouldBlock {
+                    return
+                } catch {
+                    close(because: "read failed: \(error)")
+                    return
+                }
                 if count > 0 {
                     framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     processLines()
                     continue
                 }
-                if count == 0 {
-                    // The client closed its sending side. Keep it while it wants events; a full
-                    // close shows as a hang-up next.
-                    readClosed = true
-                    if pendingOutput == 0 && !delegate.connectionStaysAfterReadClose(self) {
-                        close(because: "closed by the client")
-                    } else {
-                        updateInterest()
-                    }
-                    return
+                // The client closed its sending side. Keep it while it wants events; a full
+                // close shows as a hang-up next.
+                readClosed = true
+                if pendingOutput == 0 && !delegate.connectionStaysAfterReadClose(self) {
+                    close(because: "closed by the client")
+                } else {
+                    updateInterest()
                 }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN: return
-                default:
-                    close(because: "read failed: \(Errno.current)")
-                    return
-                }
+                return
             }
         }
     }

@@ -1,4 +1,4 @@
-public import SystemSupport
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -45,23 +45,5 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The credentials for the log, such as `pid 4242 uid 1000 gid 1000`.
     public var description: String {
         "pid \(processID) uid \(userID) gid \(groupID)"
-    }
-}
-
-/// The credentials of a socket's peer could not be read (`getsockopt(SO_PEERCRED)` failed).
-public struct PeerCredentialsError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The socket asked about.
-    public let socket: Int32
-    /// The error `getsockopt` reported.
-    public let errno: Errno
-
-    init(socket: Int32, errno: Errno) {
-        self.socket = socket
-        self.errno = errno
-    }
-
-    /// The failure as one line, such as `getsockopt(fd 7, SO_PEERCRED): Socket operation on non-socket`.
-    public var description: String {
-        "getsockopt(fd \(socket), SO_PEERCRED): \(errno)"
     }
 }

@@ -4,18 +4,7 @@ import SystemSupport
 import Glibc
 #endif
 
-/// A failed socket call: the call, the path or fd it was about, and errno.
-struct SocketError: Error, CustomStringConvertible {
-    var operation: String
-    var subject: String
-    var errno: Errno
-
-    var description: String {
-        "\(operation)(\(subject)): \(errno)"
-    }
-}
-
-/// Thin wrappers over the socket calls the server makes, retrying EINTR.
+/// Thin wrappers over the socket calls the server makes, retrying interrupted calls.
 enum SocketCalls {
     /// A listening Unix stream socket at `path` (non-blocking, close-on-exec, mode 0666: who may
     /// do what is decided per request from the peer's credentials). A stale socket file left by a
@@ -69,14 +58,14 @@ enum SocketCalls {
     static func acceptConnection(_ listener: Int32) throws(SocketError) -> Int32? {
         while true {
             // accept4 is not in Swift's Glibc module: accept, then make it non-blocking and close-on-exec.
-            let fd = Glibc.accept(listener, nil, nil)
+            let fd = retryingInterrupts { Glibc.accept(listener, nil, nil) }
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
                 return fd
             }
             switch errno {
-            case EINTR, ECONNABORTED: continue
+            case ECONNABORTED: continue
             case EAGAIN: return nil
             default: throw SocketError(operation: "accept", subject: "fd \(listener)", errno: .current)
             }

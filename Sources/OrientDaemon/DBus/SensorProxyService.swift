@@ -48,7 +48,7 @@ final class SensorProxyService {
             owned = true
             logger.info(
                 "serving the iio-sensor-proxy API on the system bus",
-                metadata: ["name": "\(Self.busName)", "unique-name": "\(connection.uniqueName ?? "?")"]
+                metadata: ["name": "\(Self.busName)", "unique_name": "\(connection.uniqueName ?? "?")"]
             )
         } catch {
             fail(Self.explain(error))
@@ -206,7 +206,7 @@ final class SensorProxyService {
         } catch {
             logger.error(
                 "cannot follow a bus client: its claim is refused",
-                metadata: ["bus-client": "\(sender)", "error": "\(error)"]
+                metadata: ["bus_client": "\(sender)", "error": "\(error)"]
             )
             return error.errno.rawValue
         }
@@ -214,7 +214,7 @@ final class SensorProxyService {
         logger.info(
             "accelerometer claimed on the bus",
             metadata: [
-                "bus-client": "\(sender)", "pid": "\(claim.pid.map(String.init) ?? "?")",
+                "bus_client": "\(sender)", "pid": "\(claim.pid.map(String.init) ?? "?")",
                 "command": "\(claim.command ?? "?")",
             ]
         )
@@ -224,7 +224,7 @@ final class SensorProxyService {
 
     private func release(_ name: String, reason: String) {
         guard let claim = claims.removeValue(forKey: name) else { return }
-        logger.info("accelerometer released on the bus", metadata: ["bus-client": "\(name)", "reason": "\(reason)"])
+        logger.info("accelerometer released on the bus", metadata: ["bus_client": "\(name)", "reason": "\(reason)"])
         engine.clientClosed(claim.id)
     }
 

@@ -1,0 +1,9 @@
+/// Whether a user is at a seat now.
+enum SeatSessionStatus: Sendable, Hashable {
+    /// The user has an active session on a seat.
+    case active
+    /// The user has no active session on any seat.
+    case none
+    /// Seats cannot be asked about (no logind, an error); the reason in words.
+    case unavailable(String)
+}

@@ -1,0 +1,7 @@
+/// Where seat sessions are looked up: logind, or a fake in tests.
+protocol SeatSessions: Sendable {
+    /// Why seats cannot be asked about at all, or nil when they can.
+    var unavailableReason: String? { get }
+    /// Whether the user has an active session on a seat.
+    func status(ofUser userID: UInt32) -> SeatSessionStatus
+}

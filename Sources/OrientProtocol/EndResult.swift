@@ -1,0 +1,15 @@
+/// The result of `end`: this connection's count after the call.
+public struct EndResult: Sendable, Hashable, Codable {
+    public var count: Int
+
+    /// A result from its count.
+    public init(count: Int) {
+        self.count = count
+    }
+}
+
+extension EndResult: JSONWritable {
+    public func write(to json: inout JSONWriter) {
+        json.object { json in json.member("count", count) }
+    }
+}

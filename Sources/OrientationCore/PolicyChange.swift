@@ -1,0 +1,35 @@
+/// What one call to ``RotationPolicy`` changed; the daemon turns it into events.
+public struct PolicyChange: Sendable, Hashable {
+    /// The device orientation before, when it changed.
+    public var previousDevice: DeviceOrientation?
+    /// The interface orientation before, when it changed.
+    public var previousInterface: InterfaceOrientation?
+    /// Whether the allowed set changed.
+    public var allowedChanged = false
+    /// Whether the lock changed (it can change without changing the allowed set).
+    public var lockChanged = false
+
+    private var device: DeviceOrientation
+    private var interface: InterfaceOrientation
+    private var allowed: InterfaceOrientationMask
+    private var lock: InterfaceOrientationMask?
+
+    init(before policy: RotationPolicy) {
+        device = policy.device
+        interface = policy.interface
+        allowed = policy.allowed
+        lock = policy.lock
+    }
+
+    mutating func finish(after policy: RotationPolicy) {
+        previousDevice = policy.device != device ? device : nil
+        previousInterface = policy.interface != interface ? interface : nil
+        allowedChanged = policy.allowed != allowed
+        lockChanged = policy.lock != lock
+    }
+
+    /// Whether anything in the state changed.
+    public var isEmpty: Bool {
+        previousDevice == nil && previousInterface == nil && !allowedChanged && !lockChanged
+    }
+}

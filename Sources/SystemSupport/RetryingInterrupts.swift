@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a C call reports that it failed, for ``retryingInterrupts(_:_:)``.
+public enum FailureReporting: Sendable {
+    /// -1, with `errno` set: the system calls (open(2), read(2), poll(2), waitpid(2)…).
+    case minusOneAndErrno
+    /// The error number negated (`-EINTR`): libiio, libevdev, sd-event and sd-bus.
+    case negatedErrno
+    /// The error number itself, 0 for success: the `…_r` lookups of the name service, pthreads.
+    case errorNumber
+}
+
+/// Calls `body`, a system call that returns -1 and sets `errno` when it fails, again while it fails with `EINTR` (a
+/// signal came before the call could finish), and returns its last result.
+@inline(__always)
+public func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(_ body: () -> Value) -> Value {
+    retryingInterrupts(.minusOneAndErrno, body)
+}
+
+/// Calls `body` again while it fails with `EINTR` (a signal came before the call could finish), and returns its
+/// last result. The one place of the package where an interrupted call is made again.
+///
+/// - Parameters:
+///   - reporting: how `body`'s call reports a failure.
+///   - body: the call; it is made again as it is, so a timeout it passes should be worked out inside it.
+@inline(__always)
+public func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(
+    _ reporting: FailureReporting,
+    _ body: () -> Value
+) -> Value {
+    while true {
+        let result = body()
+        let interrupted =
+            switch reporting {
+            case .minusOneAndErrno: result == -1 && errno == EINTR
+            case .negatedErrno: result == -Value(EINTR)
+            case .errorNumber: result == Value(EINTR)
+            }
+        if !interrupted { return result }
+    }
+}
+
+/// The result of `body`, a call that returns -1 and sets `errno` when it fails, made again while it is interrupted
+/// (`EINTR`).
+/// - Throws: the call's `errno` when it fails otherwise.
+@inline(__always)
+public func valueOrErrno<Value: FixedWidthInteger & SignedInteger>(_ body: () -> Value) throws(Errno) -> Value {
+    let result = retryingInterrupts(body)
+    guard result != -1 else { throw Errno.current }
+    return result
+}

@@ -1,0 +1,41 @@
+import EventLoop
+import IIOSensor
+import Logging
+import OrientationCore
+
+/// Writes both sensors' samples to the trace, the base's on the display's clock, and says when the display
+/// accelerometer goes and returns.
+final class TraceRecording: AccelerometerSensorDelegate {
+    private let loop: EventLoop
+    private let logger: Logger
+    private let clocks = SensorClocks()
+    /// The trace, opened once the sensors say what they found (no sample arrives before the loop runs).
+    var sink: TraceSink?
+
+    init(loop: EventLoop, logger: Logger) {
+        self.loop = loop
+        self.logger = logger
+    }
+
+    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+        switch location {
+        case .display:
+            clocks.display(sample, now: loop.now)
+            sink?.write(sample)
+        case .base:
+            sink?.writeBase(clocks.base(sample, now: loop.now))
+        }
+    }
+
+    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+        guard location == .display else { return }
+        switch current {
+        case .absent where previous == .active:
+            logger.warning("the accelerometer is gone; waiting for it to return")
+        case .active where previous != .stopped:
+            logger.notice("the accelerometer is back; recording again")
+        default:
+            break
+        }
+    }
+}

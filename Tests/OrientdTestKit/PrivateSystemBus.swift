@@ -1,0 +1,176 @@
+import CSystemd
+import Foundation
+import Glibc
+import SystemSupport
+package import Testing
+
+/// A `dbus-daemon` of the system type, private to one test: its socket in a fresh folder, the default policy of
+/// Debian's `system.conf` (nobody may own a name or call a method unless a policy file allows it), and, when asked,
+/// the repository's `systemd/net.hadess.SensorProxy.conf` included.
+package final class PrivateSystemBus {
+    package let sandbox: DaemonSandbox
+    package let process: ChildProcess
+
+    /// The folder's socket, as `DBUS_SYSTEM_BUS_ADDRESS` names it.
+    package var address: String { "unix:path=\(socketPath)" }
+    /// The environment a program needs to use this bus as its system bus.
+    package var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+    private var socketPath: String { sandbox.directory + "/system_bus_socket" }
+
+    /// The shipped policy file.
+    package static let policyFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("systemd/net.hadess.SensorProxy.conf").path
+
+    /// Starts the bus and waits until it accepts connections.
+    /// - Parameter policy: whether the shipped policy file is included.
+    package init(testbed: Testbed, policy: Bool = true) async throws {
+        sandbox = try DaemonSandbox()
+        let configuration = sandbox.directory + "/system.conf"
+        try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy)
+            .write(toFile: configuration, atomically: true, encoding: .utf8)
+        // The address is printed once the socket accepts connections (the file exists a little earlier).
+        process = try ChildProcess(
+            "dbus-daemon",
+            ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
+            testbed: testbed
+        )
+        let up = await process.waitUntil("the bus listens", timeout: .seconds(20)) {
+            process.outputText.contains("unix:path=")
+        }
+        guard up else { throw DaemonTestError(description: "dbus-daemon did not start\n\(process.report)") }
+    }
+
+    deinit {
+        process.terminate()
+    }
+
+    /// Runs `gdbus` on this bus and waits for it.
+    /// - Parameter user: run as this uid and gid (with `setpriv`) instead of root.
+    package func gdbus(_ arguments: [String], testbed: Testbed, user: UInt32? = nil) async throws -> ChildProcess {
+        let child = try start("gdbus", arguments, testbed: testbed, user: user)
+        await child.wait(timeout: .seconds(30))
+        return child
+    }
+
+    /// Starts a program on this bus, its output line-buffered (GLib tools write through stdio).
+    package func start(
+        _ program: String,
+        _ arguments: [String],
+        testbed: Testbed,
+        user: UInt32? = nil
+    ) throws -> ChildProcess {
+        var command = ["-oL", program] + arguments
+        if let user {
+            command = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "stdbuf"] + command
+            return try ChildProcess("setpriv", command, testbed: testbed, environment: environment)
+        }
+        return try ChildProcess("stdbuf", command, testbed: testbed, environment: environment)
+    }
+
+    /// `Get` of one property of `net.hadess.SensorProxy`, as gdbus prints it, such as `<'normal'>`.
+    package func property(_ name: String, testbed: Testbed) async throws -> String {
+        let call = try await gdbus(
+            [
+                "call", "--system", "--dest", "net.hadess.SensorProxy", "--object-path", "/net/hadess/SensorProxy",
+                "--method", "org.freedesktop.DBus.Properties.Get", "net.hadess.SensorProxy", name,
+            ],
+            testbed: testbed
+        )
+        guard call.exitStatus == .exited(0) else { throw DaemonTestError(description: call.report) }
+        // "(<'normal'>,)"
+        return String(call.outputText.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast(2))
+    }
+
+    /// Waits until a property reads `value`; records a failure with `context` if it does not.
+    @discardableResult
+    package func waitForProperty(
+        _ name: String,
+        _ value: String,
+        testbed: Testbed,
+        context: @autoclosure () -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last = ""
+        while ContinuousClock.now < deadline {
+            last = try await property(name, testbed: testbed)
+            if last == value { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("\(name) is \(last), not \(value)\n\(context())", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// The bus configuration shared with `scripts/side-by-side.py`, `Tests/Corpus/private-system-bus.conf`.
+    package static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../Corpus/private-system-bus.conf").standardized.path
+
+    private static func configuration(socket: String, policy: Bool) throws -> String {
+        try String(contentsOfFile: template, encoding: .utf8)
+            .replacingOccurrences(of: "@SOCKET@", with: socket)
+            .replacingOccurrences(of: "@INCLUDE@", with: policy ? "<include>\(policyFile)</include>" : "")
+    }
+}
+
+/// A client connection of the test process itself to a bus (sd-bus), for claims that must outlive one call.
+package final class BusClient {
+    private let bus: OpaquePointer
+
+    /// Connects to `address` as a bus client.
+    package init(address: String) throws {
+        var bus: OpaquePointer?
+        try Self.check(sd_bus_new(&bus), "sd_bus_new")
+        self.bus = bus!
+        try Self.check(sd_bus_set_address(self.bus, address), "sd_bus_set_address")
+        try Self.check(sd_bus_set_bus_client(self.bus, 1), "sd_bus_set_bus_client")
+        try Self.check(sd_bus_start(self.bus), "sd_bus_start")
+    }
+
+    deinit {
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// The connection's unique name, such as `:1.4`.
+    package var uniqueName: String {
+        var name: UnsafePointer<CChar>?
+        _ = sd_bus_get_unique_name(bus, &name)
+        return name.map { String(cString: $0) } ?? "?"
+    }
+
+    /// Calls a method of `net.hadess.SensorProxy` without arguments and waits for the reply.
+    package func call(
+        _ method: String,
+        interface: String = "net.hadess.SensorProxy",
+        path: String = "/net/hadess/SensorProxy"
+    )
+        throws
+    {
+        var message: OpaquePointer?
+        try Self.check(
+            sd_bus_message_new_method_call(bus, &message, "net.hadess.SensorProxy", path, interface, method),
+            "sd_bus_message_new_method_call"
+        )
+        defer { sd_bus_message_unref(message) }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let result = sd_bus_call(bus, message, 10_000_000, &error, &reply)
+        sd_bus_message_unref(reply)
+        guard result >= 0 else {
+            let name = error.name.map { String(cString: $0) } ?? ""
+            let text = error.message.map { String(cString: $0) } ?? "\(Errno(result))"
+            throw DaemonTestError(description: "\(method): \(name) \(text)")
+        }
+    }
+
+    /// Takes a well-known name, as another program that owns it would.
+    package func requestName(_ name: String) throws {
+        try Self.check(sd_bus_request_name(bus, name, 0), "sd_bus_request_name \(name)")
+    }
+
+    private static func check(_ result: Int32, _ operation: String) throws {
+        guard result < 0 else { return }
+        throw DaemonTestError(description: "\(operation): \(Errno(result))")
+    }
+}

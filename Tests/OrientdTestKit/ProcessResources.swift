@@ -1,0 +1,46 @@
+package import Foundation
+import Glibc
+
+/// What `/proc` says about a running process (the daemon under test): resident memory and open files, for bounds
+/// tied to the design rather than to a measurement.
+package struct ProcessResources {
+    package let pid: pid_t
+
+    package init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// `VmRSS` of `/proc/PID/status`, in KiB.
+    package var residentKiB: Int { field("VmRSS") }
+    /// `VmHWM` (the peak of `VmRSS`), in KiB.
+    package var peakResidentKiB: Int { field("VmHWM") }
+    /// The entries of `/proc/PID/fd`.
+    package var openFileCount: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    private func field(_ name: String) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+}
+
+/// SplitMix64: a seeded generator, so that a failing random run can be repeated with its seed.
+package struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    package init(seed: UInt64) {
+        state = seed
+    }
+
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
