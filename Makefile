@@ -71,8 +71,10 @@ system-test: deps release man-tool
 		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} || status=1; } ; \
 		rm -rf "$$out"; exit $$status
 
+# swift format's check, and the licence header at the top of every source file and script.
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
+	@scripts/check-license-headers
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
