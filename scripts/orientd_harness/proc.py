@@ -114,7 +114,8 @@ USS_GROUPS = [
     "binary: code",
     "binary: read-only data, as read",
     "binary: relocated data (relro)",
-    "binary: data",
+    "binary: data, as read",
+    "binary: data, written",
     "binary: bss",
     "libsystemd",
     "libc",
@@ -132,7 +133,8 @@ def uss_by_group(smaps_lines, exe):
 
     The executable's mappings split by their permissions and pages: code (r-x); read-only data whose pages were
     only read (r--, clean); read-only data the loader wrote before making it read-only, the relocated data of
-    RELRO (r--, dirty); writable data (rw-); the anonymous mapping right after it, the bss. Libraries go by
+    RELRO (r--, dirty); writable data (rw-) only read (clean) and written (dirty); the anonymous mapping right
+    after it, the bss. Libraries go by
     name (libsystemd, libc, the others), then the heap, the main stack, other anonymous memory (thread stacks,
     allocations mapped on their own) and anything else (the vDSO, other files)."""
     totals = dict.fromkeys(USS_GROUPS, 0)
@@ -150,7 +152,7 @@ def uss_by_group(smaps_lines, exe):
                 if "x" in perms:
                     groups = ("binary: code", "binary: code")
                 elif "w" in perms:
-                    groups = ("binary: data", "binary: data")
+                    groups = ("binary: data, as read", "binary: data, written")
                 else:
                     groups = ("binary: read-only data, as read", "binary: relocated data (relro)")
                 exe_end = end

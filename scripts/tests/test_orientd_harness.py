@@ -232,7 +232,7 @@ class UssByGroupTests(unittest.TestCase):
         lines = (smaps_mapping(0x10000, 0x20000, "r--p", self.EXE, 8, 0)
                  + smaps_mapping(0x20000, 0x90000, "r-xp", self.EXE, 900, 0)
                  + smaps_mapping(0x90000, 0xa0000, "r--p", self.EXE, 12, 500)
-                 + smaps_mapping(0xa0000, 0xa4000, "rw-p", self.EXE, 0, 16)
+                 + smaps_mapping(0xa0000, 0xa4000, "rw-p", self.EXE, 4, 16)
                  + smaps_mapping(0xa4000, 0xa8000, "rw-p", "", 0, 8)
                  + smaps_mapping(0xb0000, 0xc0000, "rw-p", "[heap]", 0, 300)
                  + smaps_mapping(0xc0000, 0xd0000, "rw-p", "", 0, 40)
@@ -247,14 +247,14 @@ class UssByGroupTests(unittest.TestCase):
         self.assertEqual(list(groups), USS_GROUPS)
         self.assertEqual(groups, {
             "binary: code": 900, "binary: read-only data, as read": 20, "binary: relocated data (relro)": 500,
-            "binary: data": 16, "binary: bss": 8, "libsystemd": 420, "libc": 30, "other libraries": 4, "heap": 300,
+            "binary: data, as read": 4, "binary: data, written": 16, "binary: bss": 8, "libsystemd": 420, "libc": 30, "other libraries": 4, "heap": 300,
             "stack": 24, "anonymous": 40, "other": 6})
 
     def test_an_anonymous_mapping_that_does_not_follow_the_binary_is_not_its_bss(self):
         lines = (smaps_mapping(0xa0000, 0xa4000, "rw-p", self.EXE, 0, 16)
                  + smaps_mapping(0xa8000, 0xac000, "rw-p", "", 0, 8))
         groups = uss_by_group(lines, self.EXE)
-        self.assertEqual((groups["binary: data"], groups["binary: bss"], groups["anonymous"]), (16, 0, 8))
+        self.assertEqual((groups["binary: data, written"], groups["binary: bss"], groups["anonymous"]), (16, 0, 8))
 
     def test_this_process_adds_up_to_what_smaps_rollup_says(self):
         fields = rollup(os.getpid())
