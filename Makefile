@@ -7,7 +7,7 @@ ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
 .PHONY: all deps build release man-tool run demo demo-classify classifier-figures check test system-test lint format bench
-.PHONY: latency side-by-side clean fuzz
+.PHONY: latency side-by-side clean fuzz install-test
 
 all: build
 
@@ -71,9 +71,19 @@ test: deps lint man-tool
 		echo "classifier demo: $$count classifications printed"
 	@echo "== the scripts' harness"
 	/usr/bin/python3 -m unittest discover -s scripts/tests
+	@$(MAKE) --no-print-directory install-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 	@$(MAKE) --no-print-directory system-test
+
+# make install as a packager runs it: from a git archive of the checkout (no .build/) with the binaries
+# built beside it, man pages by help2man and by the generate-manual tool, and stopping before it touches
+# anything when it cannot make them (scripts/install-tests; one PASS/FAIL line per check).
+install-test: deps man-tool
+	$(SWIFT) build --product orientd
+	$(SWIFT) build --product orientctl
+	@echo "== make install from a source tree without .build"
+	/usr/bin/python3 scripts/install-tests --bin-dir $$($(SWIFT) build --show-bin-path)
 
 # The system tests (scripts/system-tests, as root): the release build installed by make install, then
 # the .deb by apt-get, each in a booted systemd container; one PASS/FAIL line per check.
@@ -85,8 +95,10 @@ system-test: deps release man-tool
 		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} || status=1; } ; \
 		rm -rf "$$out"; exit $$status
 
+# swift format's check, and the licence header at the top of every source file and script.
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
+	@scripts/check-license-headers
 
 format:
 	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift

@@ -1,4 +1,17 @@
 #!/usr/bin/env python3
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """More classifier scenarios on top of the evaluation's simulator (orient_sim.py), and the figures.
 
 The simulator's public scenarios turn the device while it is held 5-55 degrees from vertical. These

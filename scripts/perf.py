@@ -1,4 +1,17 @@
 #!/usr/bin/python3
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """The figure sheet of the real orientd on an emulated accelerometer (umockdev): figures, not a test.
 
 Prints the machine, then, each with its method:

@@ -1,4 +1,17 @@
 #!/usr/bin/python3
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """Sensor faults and suspend/resume, checked on the real orientd with an emulated accelerometer (umockdev).
 
 One line per check: its name, PASS or FAIL, and the figures measured. Each check starts its own daemon

@@ -1,4 +1,17 @@
 #!/usr/bin/python3
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """iio-sensor-proxy and orientd side by side on the same emulated accelerometer: figures, not a test.
 
 Both daemons run at once over one umockdev accelerometer in poll mode (the udev property
@@ -10,8 +23,10 @@ the accelerometer. The device is then turned by hand: a rotation of a quarter tu
 then still, at random intervals (--seed). Then orientd alone in buffered mode, its scans written at the
 sampling frequency it sets, in groups of its buffer's watermark, as the kernel's FIFO delivers them.
 
-Figures: resident memory idle (before any claim) and claimed (VmRSS; and from smaps_rollup Pss, which counts a page
-shared with other processes in part, and USS, the pages of this process alone); CPU time (schedstat of every thread) and wake-ups
+Figures: memory idle (before any claim) and claimed, as the system pays for it: Pss (smaps_rollup; a page shared
+with other processes counted in part) and USS (the pages of this process alone), then VmRSS; USS by mapping (the
+binary's code, its read-only data as read and as relocated, its data, libsystemd, libc, other libraries, heap, stack,
+other anonymous memory) for both daemons, idle and claimed; CPU time (schedstat of every thread) and wake-ups
 (context switches of every thread) per second while claimed and still; latency from the end of each turn to the
 line monitor-sensor prints (negative: decided before the turn ended); wake-ups per second while idle.
 
@@ -34,7 +49,7 @@ import time
 from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
 from orientd_harness.device import EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import cpu_ns, kib, rollup, switches
+from orientd_harness.proc import USS_GROUPS, cpu_ns, kib, rollup, switches, uss_by_library, uss_by_mapping
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_POLICY = os.path.join(HERE, "..", "systemd", "net.hadess.SensorProxy.conf")
@@ -226,7 +241,8 @@ def figures_of(process, monitor, still_sec):
     time.sleep(SETTLE_SEC)
     cpu, woke = process.rates(still_sec)
     pss, uss = process.shares_mb()
-    return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke}
+    return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke,
+            "uss_groups_claimed": uss_by_mapping(process.pid), "uss_libraries_claimed": uss_by_library(process.pid)}
 
 
 def row(label, a, b, unit, digits=1):
@@ -234,6 +250,21 @@ def row(label, a, b, unit, digits=1):
         return "-" if value is None else f"{value:.{digits}f} {unit}".strip()
     ratio = f"{b / a:.2f}×" if a not in (None, 0) and b is not None else "-"
     return f"| {label} | {text(a)} | {text(b)} | {ratio} |"
+
+
+def uss_table(figures):
+    """The USS of both daemons, idle and claimed, by mapping group (MB), as a markdown table with its total."""
+    columns = [(key, state) for key in ("orientd", "iio-sensor-proxy") for state in ("idle", "claimed")]
+    lines = ["| USS by mapping | " + " | ".join(f"{key}, {state}" for key, state in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    for group in USS_GROUPS + ["total"]:
+        cells = []
+        for key, state in columns:
+            groups = figures[key][f"uss_groups_{state}"]
+            kb = sum(groups.values()) if group == "total" else groups.get(group, 0)
+            cells.append(f"{kb / 1024:.2f} MB")
+        lines.append(f"| {group} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def latency_text(values):
@@ -284,7 +315,8 @@ def main():
         time.sleep(2)
         if proxy.poll() is not None:
             raise Failure(f"iio-sensor-proxy exited with {proxy.returncode}: see {work}/iio-sensor-proxy.log")
-        figures = {key: {"rss_idle": p.rss_mb(), "shares_idle": p.shares_mb()} for key, p in processes.items()}
+        figures = {key: {"rss_idle": p.rss_mb(), "shares_idle": p.shares_mb(), "uss_groups_idle": uss_by_mapping(p.pid)}
+                   for key, p in processes.items()}
         for key, p in processes.items():
             figures[key]["idle_wakeups"] = p.rates(args.idle_sec)[1]
         writer = threading.Thread(target=poll_writer, args=(device, hand, stop), daemon=True)
@@ -301,18 +333,27 @@ def main():
         print()
         print("| figure | iio-sensor-proxy | orientd | orientd / iio-sensor-proxy |")
         print("|---|---|---|---|")
-        print(row("resident memory, idle", a["rss_idle"], b["rss_idle"], "MB"))
-        print(row("resident memory, claimed", a["rss_claimed"], b["rss_claimed"], "MB"))
         print(row("proportional memory (Pss), idle", a["shares_idle"][0], b["shares_idle"][0], "MB"))
         print(row("proportional memory (Pss), claimed", a["pss_claimed"], b["pss_claimed"], "MB"))
         print(row("private memory (USS), idle", a["shares_idle"][1], b["shares_idle"][1], "MB"))
         print(row("private memory (USS), claimed", a["uss_claimed"], b["uss_claimed"], "MB"))
+        print(row("resident memory (VmRSS), idle", a["rss_idle"], b["rss_idle"], "MB"))
+        print(row("resident memory (VmRSS), claimed", a["rss_claimed"], b["rss_claimed"], "MB"))
         print(row("CPU while claimed and still", a["cpu"], b["cpu"], "ms/s", 2))
         print(row("wake-ups while claimed and still", a["wakeups"], b["wakeups"], "/s"))
         print(f"| latency, end of turn → client line, p50 / p90 / max | {latency_text(results['iio-sensor-proxy'])}"
               f" | {latency_text(results['orientd'])} | - |")
         print(row("idle wake-ups", a["idle_wakeups"], b["idle_wakeups"], "/s"))
         print(f"| turns missed, false rotations | {wrong['iio-sensor-proxy']} | {wrong['orientd']} | - |")
+        print()
+        print("Where the USS goes (/proc/PID/smaps: Private_Clean + Private_Dirty by mapping; claimed: still, as above):")
+        print()
+        print(uss_table(figures))
+        print()
+        for key in ("orientd", "iio-sensor-proxy"):
+            libraries = figures[key]["uss_libraries_claimed"]
+            print(f"{key}, claimed: USS of the libraries, largest first: "
+                  + ", ".join(f"{name} {kb / 1024:.2f} MB" for name, kb in libraries[:8] if kb > 0))
         stop.set()
         for monitor in monitors.values():
             monitor.stop()
@@ -345,7 +386,7 @@ def buffered(args, work, device, bus, rng):
     monitor = None
     try:
         process = Process(orientd.pid)
-        rss_idle = process.rss_mb()
+        rss_idle, (pss_idle, uss_idle) = process.rss_mb(), process.shares_mb()
         idle = process.rates(args.idle_sec)[1]
         monitor = Monitor(bus)
         if not device.wait_for_buffer(True, 10, orientd.alive):
@@ -359,7 +400,9 @@ def buffered(args, work, device, bus, rng):
         print()
         print("| figure | orientd |")
         print("|---|---|")
-        print(f"| resident memory, idle / claimed | {rss_idle:.1f} / {claimed['rss_claimed']:.1f} MB |")
+        print(f"| proportional memory (Pss), idle / claimed | {pss_idle:.1f} / {claimed['pss_claimed']:.1f} MB |")
+        print(f"| private memory (USS), idle / claimed | {uss_idle:.1f} / {claimed['uss_claimed']:.1f} MB |")
+        print(f"| resident memory (VmRSS), idle / claimed | {rss_idle:.1f} / {claimed['rss_claimed']:.1f} MB |")
         print(f"| CPU while claimed and still | {claimed['cpu']:.2f} ms/s |")
         print(f"| wake-ups while claimed and still | {claimed['wakeups']:.1f} /s |")
         print(f"| latency, end of turn → client line, p50 / p90 / max | {latency_text(results['orientd'])} |")

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The watch over a buffer's delivery, as a value: counts and clocks in, keep / re-validate / fall back out.
 ///
 /// Many drivers stop delivering after a suspend. The sensor looks at the buffer every `PollFallbackSec=` / 2 with

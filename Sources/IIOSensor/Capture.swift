@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// One way of reading the accelerometer while its sensor captures: through the IIO buffer (``BufferedCapture``)
 /// or from a timer (``PolledCapture``). A capture reports to the ``AccelerometerSensor`` that made it: each reading
 /// with its quality (`captured(_:quality:)`), a passing read error (`captureHadTrouble(_:)`) and the end of the

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// How one channel's value is stored in a buffered scan: the kernel's `scan_elements/*_type`
 /// text, `[be|le]:[s|u]bits/storagebits[Xrepeat]>>shift`.
 ///

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Where the accelerometer's x, y and z channels and its optional timestamp sit in one buffered
 /// scan, computed by the kernel's rule (`iio_compute_scan_bytes` in
 /// `drivers/iio/industrialio-buffer.c`).

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// One meaningful line of an INI file in systemd's style (CONFIG.md): a `[Section]`, a `Key=Value`, or a line
 /// that is neither. Empty lines and `#` or `;` comments are no lines of this kind: ``IniLexer`` skips them.
 public struct IniLine: Sendable, Hashable {

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Finds a member of a JSON object in its text without decoding it. The daemon's lines are valid JSON
 /// (they decoded before this is asked), so the scanner only needs to skip strings and nesting correctly.
 enum JSONScanner {

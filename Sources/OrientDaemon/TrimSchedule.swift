@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// When the daemon gives back the pages of code it has stopped using (``ResidentPages``): a second after it has
 /// started, and a second after it settles (the device still at the idle pace, or the sensor stopped), but never
 /// within ``minimumInterval`` of the last time, so that a device moved every few seconds does not make it a habit.

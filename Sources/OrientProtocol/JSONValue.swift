@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// A parsed JSON value, for reading requests strictly: every wrong type or unknown key can be
 /// named in the error instead of failing a whole `Decodable` at once.
 public enum JSONValue: Sendable, Hashable, Decodable {

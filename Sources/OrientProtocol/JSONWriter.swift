@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Writes compact JSON text (RFC 8259) into a byte buffer that can be reused from one message to the next.
 ///
 /// The caller writes keys in the order they must appear (the daemon's messages sort them); the writer puts

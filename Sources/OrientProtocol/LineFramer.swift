@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Splits a byte stream into lines, refusing lines longer than a limit (PROTOCOL.md: 4096 bytes
 /// before the newline). One per connection; its buffer is reused, so framing does not allocate
 /// once the buffer has grown to its working size.

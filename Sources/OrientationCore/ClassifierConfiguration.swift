@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The tunable settings of ``OrientationClassifier`` (CONFIG.md `[Classifier]`, `[Policy] Natural=`).
 public struct ClassifierConfiguration: Sendable, Hashable {
     /// The time constant of the low-pass filter on each axis, in seconds (`FilterMs=`).

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Identifies one client (a connection to the control socket) to the pure logic.
 public struct ClientID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The number the daemon gave the connection.

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// How far the screen leans back or forward (iio-sensor-proxy's `AccelerometerTilt`).
 ///
 /// The angle is the elevation of the screen's normal above the horizon: 0° when the display stands upright,

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The hinge angle of a convertible with two accelerometers, one in the lid (the display) and one in the base.
 ///
 /// 0° closed, 90° lid upright, 180° opened flat, 270° tent or stand, 360° folded back into a tablet. Each reading

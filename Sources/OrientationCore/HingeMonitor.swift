@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Follows the hinge angle of a two-accelerometer convertible and decides tablet mode from it, with hysteresis.
 ///
 /// A value type fed one sample at a time from either sensor: O(1) state, no allocation. Each sensor's readings

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What changed in the state clients see between two moments of a ``RotationPolicy``: the parts that become
 /// events. Made from one ``PolicyChange``, or by comparing two policies when a change was made on a copy (a lock
 /// saved first, a reloaded configuration).

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// Tablet mode from its sources, strongest first: the manual setting (`orientctl tablet-mode on|off`), else the
 /// tablet-mode switch, else the hinge between two accelerometers, else nothing. A value, fed by the daemon, with
 /// the two things it has to say once: that nothing tells tablet mode, and that the base accelerometer reads

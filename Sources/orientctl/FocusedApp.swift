@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// The app of the window that has the focus, by the names a rule of follow.conf's `[Apps]` may match.
 struct FocusedApp: Sendable, Hashable {
     /// Its names, the main one first: the Wayland `app_id` (sway, niri), Hyprland's `class`, or X11's

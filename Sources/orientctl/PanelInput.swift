@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// What udev says of an input device: whether it is a touch screen, pen, eraser or pad of the panel.
 enum PanelInput {
     /// The `Device Node` of an xinput device (`xinput list-props ID`); nil when it has none (XTEST) or

@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// X11's focus, from the root window's `_NET_ACTIVE_WINDOW` (EWMH), which the window manager sets:
 /// `xprop -root -spy _NET_ACTIVE_WINDOW` prints it now and at each change (a PropertyNotify on the root), and
 /// `xprop -id WINDOW WM_CLASS` names the window's app.

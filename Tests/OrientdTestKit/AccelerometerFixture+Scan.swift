@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 extension AccelerometerFixture {
     /// The bytes of one scan as the kernel lays it out for this fixture, with x, y, z (and the timestamp, when
     /// given) enabled: channels in scan-index order, each aligned to its storage size, the scan padded to a

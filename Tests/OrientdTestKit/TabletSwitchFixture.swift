@@ -1,3 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
 /// An emulated convertible's tablet-mode switch: an input device with `SW_TABLET_MODE` (as intel-hid, intel-vbtn,
 /// or the ACPI tablet-mode device show it), rendered as umockdev description text plus the ioctl record libevdev
 /// reads it through.

@@ -1,3 +1,16 @@
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """Readers of /proc for a running process: memory, CPU time, context switches, open files; and the CPU model."""
 import os
 import platform
@@ -91,6 +104,105 @@ def rss_by_mapping(pid):
                     name = os.path.basename(first[5]) if len(first) > 5 and first[5].startswith("/") else "[anon]"
                 elif first[0] == "Rss:":
                     totals[name] = totals.get(name, 0) + int(first[1])
+    except OSError:
+        return []
+    return sorted(totals.items(), key=lambda item: -item[1])
+
+
+# The groups of uss_by_group, in the order the figure sheets print them.
+USS_GROUPS = [
+    "binary: code",
+    "binary: read-only data, as read",
+    "binary: relocated data (relro)",
+    "binary: data, as read",
+    "binary: data, written",
+    "binary: bss",
+    "libsystemd",
+    "libc",
+    "other libraries",
+    "heap",
+    "stack",
+    "anonymous",
+    "other",
+]
+
+
+def uss_by_group(smaps_lines, exe):
+    """The pages of a process alone (USS: Private_Clean + Private_Dirty, kB) by what they map, from the lines of
+    its /proc/PID/smaps and the path of its executable: {group: kB} over USS_GROUPS.
+
+    The executable's mappings split by their permissions and pages: code (r-x); read-only data whose pages were
+    only read (r--, clean); read-only data the loader wrote before making it read-only, the relocated data of
+    RELRO (r--, dirty); writable data (rw-) only read (clean) and written (dirty); the anonymous mapping right
+    after it, the bss. Libraries go by
+    name (libsystemd, libc, the others), then the heap, the main stack, other anonymous memory (thread stacks,
+    allocations mapped on their own) and anything else (the vDSO, other files)."""
+    totals = dict.fromkeys(USS_GROUPS, 0)
+    mapping = None  # (group for clean pages, group for dirty pages)
+    exe_end = None  # where the executable's last mapping ends: an anonymous mapping there is its bss
+    for line in smaps_lines:
+        fields = line.split()
+        if not fields:
+            continue
+        if "-" in fields[0] and not fields[0].endswith(":"):
+            start, end = (int(part, 16) for part in fields[0].split("-"))
+            perms, path = fields[1], " ".join(fields[5:])
+            name = os.path.basename(path)
+            if path == exe:
+                if "x" in perms:
+                    groups = ("binary: code", "binary: code")
+                elif "w" in perms:
+                    groups = ("binary: data, as read", "binary: data, written")
+                else:
+                    groups = ("binary: read-only data, as read", "binary: relocated data (relro)")
+                exe_end = end
+            elif path == "" and start == exe_end:
+                groups = ("binary: bss", "binary: bss")
+            elif name.startswith("libsystemd.so"):
+                groups = ("libsystemd", "libsystemd")
+            elif name.startswith("libc.so"):
+                groups = ("libc", "libc")
+            elif ".so" in name:
+                groups = ("other libraries", "other libraries")
+            elif path == "[heap]":
+                groups = ("heap", "heap")
+            elif path == "[stack]":
+                groups = ("stack", "stack")
+            elif path == "":
+                groups = ("anonymous", "anonymous")
+            else:
+                groups = ("other", "other")
+            exe_end = end if path == exe else None
+            mapping = groups
+        elif mapping is not None and fields[0] == "Private_Clean:":
+            totals[mapping[0]] += int(fields[1])
+        elif mapping is not None and fields[0] == "Private_Dirty:":
+            totals[mapping[1]] += int(fields[1])
+    return totals
+
+
+def uss_by_mapping(pid):
+    """uss_by_group of a running process ({group: kB}); {} if it is gone."""
+    try:
+        exe = os.readlink(f"/proc/{pid}/exe")
+        with open(f"/proc/{pid}/smaps") as f:
+            return uss_by_group(f, exe)
+    except OSError:
+        return {}
+
+
+def uss_by_library(pid):
+    """[(library file name, USS kB)] of a running process's shared libraries (/proc/PID/smaps), largest first."""
+    totals, name = {}, None
+    try:
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                fields = line.split()
+                if fields and "-" in fields[0] and not fields[0].endswith(":"):
+                    base = os.path.basename(fields[5]) if len(fields) > 5 else ""
+                    name = base if fields[5:6] and fields[5].startswith("/") and ".so" in base else None
+                elif name is not None and fields and fields[0] in ("Private_Clean:", "Private_Dirty:"):
+                    totals[name] = totals.get(name, 0) + int(fields[1])
     except OSError:
         return []
     return sorted(totals.items(), key=lambda item: -item[1])

@@ -1,3 +1,16 @@
+##===----------------------------------------------------------------------===##
+##
+## This source file is part of the orientd open source project
+##
+## Copyright (c) 2026 the orientd project authors
+## Licensed under Apache License v2.0
+##
+## See LICENSE for license information
+##
+## SPDX-License-Identifier: Apache-2.0
+##
+##===----------------------------------------------------------------------===##
+
 """Tests of the scripts' harness (scripts/orientd_harness): what the reliability and figure scripts rely on.
 
     python3 -m unittest discover -s scripts/tests      (make reliability runs them first)
@@ -20,6 +33,7 @@ sys.path.insert(0, SCRIPTS)
 from orientd_harness import checks, torture  # noqa: E402
 from orientd_harness.client import Client  # noqa: E402
 from orientd_harness.daemon import Daemon, DaemonStartError  # noqa: E402
+from orientd_harness.proc import USS_GROUPS, rollup, uss_by_group, uss_by_mapping  # noqa: E402
 
 
 class ImportTests(unittest.TestCase):
@@ -199,6 +213,59 @@ class FailurePathTests(unittest.TestCase):
         fails = [line for line in out.stdout.splitlines() if " FAIL " in line]
         self.assertEqual(len(fails), 3, out.stdout)
         self.assertTrue(all("exited with status 1 before it listened" in line for line in fails), out.stdout)
+
+
+def smaps_mapping(start, end, perms, path, clean, dirty):
+    """The lines of one mapping of /proc/PID/smaps, with its private clean and dirty kB."""
+    return [f"{start:x}-{end:x} {perms} 00000000 fd:01 1234 {path}".rstrip(),
+            f"Size: {(end - start) // 1024} kB", f"Rss: {clean + dirty + 4} kB", f"Pss: {clean + dirty + 2} kB",
+            "Shared_Clean: 4 kB", "Shared_Dirty: 0 kB", f"Private_Clean: {clean} kB",
+            f"Private_Dirty: {dirty} kB", "VmFlags: rd mr mw me"]
+
+
+class UssByGroupTests(unittest.TestCase):
+    """The breakdown of a daemon's private memory that docs/performance.md quotes (make side-by-side)."""
+
+    EXE = "/usr/bin/orientd"
+
+    def test_each_mapping_counts_in_its_group_and_the_groups_add_up_to_the_uss(self):
+        lines = (smaps_mapping(0x10000, 0x20000, "r--p", self.EXE, 8, 0)
+                 + smaps_mapping(0x20000, 0x90000, "r-xp", self.EXE, 900, 0)
+                 + smaps_mapping(0x90000, 0xa0000, "r--p", self.EXE, 12, 500)
+                 + smaps_mapping(0xa0000, 0xa4000, "rw-p", self.EXE, 4, 16)
+                 + smaps_mapping(0xa4000, 0xa8000, "rw-p", "", 0, 8)
+                 + smaps_mapping(0xb0000, 0xc0000, "rw-p", "[heap]", 0, 300)
+                 + smaps_mapping(0xc0000, 0xd0000, "rw-p", "", 0, 40)
+                 + smaps_mapping(0xd0000, 0xe0000, "r-xp", "/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0", 400, 0)
+                 + smaps_mapping(0xe0000, 0xe4000, "rw-p", "/usr/lib/x86_64-linux-gnu/libsystemd.so.0.35.0", 0, 20)
+                 + smaps_mapping(0xf0000, 0xf8000, "r-xp", "/usr/lib/x86_64-linux-gnu/libc.so.6", 30, 0)
+                 + smaps_mapping(0xf8000, 0xfc000, "rw-p", "/usr/lib/x86_64-linux-gnu/libm.so.6", 0, 4)
+                 + smaps_mapping(0x100000, 0x110000, "rw-p", "[stack]", 0, 24)
+                 + smaps_mapping(0x110000, 0x112000, "r-xp", "[vdso]", 0, 0)
+                 + smaps_mapping(0x120000, 0x130000, "r--s", "/usr/lib/locale/locale-archive", 6, 0))
+        groups = uss_by_group(lines, self.EXE)
+        self.assertEqual(list(groups), USS_GROUPS)
+        self.assertEqual(groups, {
+            "binary: code": 900, "binary: read-only data, as read": 20, "binary: relocated data (relro)": 500,
+            "binary: data, as read": 4, "binary: data, written": 16, "binary: bss": 8, "libsystemd": 420, "libc": 30, "other libraries": 4, "heap": 300,
+            "stack": 24, "anonymous": 40, "other": 6})
+
+    def test_an_anonymous_mapping_that_does_not_follow_the_binary_is_not_its_bss(self):
+        lines = (smaps_mapping(0xa0000, 0xa4000, "rw-p", self.EXE, 0, 16)
+                 + smaps_mapping(0xa8000, 0xac000, "rw-p", "", 0, 8))
+        groups = uss_by_group(lines, self.EXE)
+        self.assertEqual((groups["binary: data, written"], groups["binary: bss"], groups["anonymous"]), (16, 0, 8))
+
+    def test_this_process_adds_up_to_what_smaps_rollup_says(self):
+        fields = rollup(os.getpid())
+        groups = uss_by_mapping(os.getpid())
+        self.assertGreater(groups["heap"] + groups["anonymous"], 0)
+        self.assertAlmostEqual(sum(groups.values()), fields["Private_Clean"] + fields["Private_Dirty"], delta=64)
+
+    def test_a_process_that_is_gone_has_no_breakdown(self):
+        process = subprocess.Popen(["/bin/true"])
+        process.wait()
+        self.assertEqual(uss_by_mapping(process.pid), {})
 
 
 if __name__ == "__main__":
