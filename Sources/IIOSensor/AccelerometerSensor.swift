@@ -16,14 +16,6 @@ public import Logging
 public import OrientationCore
 import UdevSupport
 
-/// How fast the sensor samples: at the full rate, or slowly while the device is still (`IdleRate=`).
-public enum SensorPace: Sendable, Hashable {
-    /// `Rate=`: while the device moves, and until it has settled.
-    case full
-    /// `IdleRate=`: while the device is still and its orientation settled.
-    case idle
-}
-
 /// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
 /// event loop, started and stopped on demand.
 ///

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-import FoundationEssentials
 import IniFormat
 import OrientationCore
+import SystemSupport
 
 /// The user's defaults for `orientctl follow`: `~/.config/orientd/follow.conf` (under `$XDG_CONFIG_HOME` when
 /// it is set), in the daemon's INI style. Every key is optional; an option on the command line wins.
@@ -67,14 +67,26 @@ struct FollowConfiguration: Sendable, Equatable {
         return home + "/.config/orientd/follow.conf"
     }
 
+    /// The largest follow.conf read; a real one is a few hundred bytes.
+    static let maximumFileSize = 1 << 20
+
     /// Reads the file at `path`; an absent file is an empty configuration.
     /// - Throws: the first mistake, naming the file, the line, the key and what is allowed.
     init(path: String?) throws(FollowConfigurationError) {
-        guard let path, let data = FileManager.default.contents(atPath: path) else {
+        guard let path else {
             self.init()
             return
         }
-        try self.init(parsing: String(decoding: data, as: UTF8.self), file: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.contents(ofFile: path, maximumSize: Self.maximumFileSize)
+        } catch .noSuchFileOrDirectory {
+            self.init()
+            return
+        } catch {
+            throw FollowConfigurationError(message: "\(path): cannot be read: \(error)")
+        }
+        try self.init(parsing: String(decoding: bytes, as: UTF8.self), file: path)
     }
 
     /// No settings: every option at its default.
@@ -167,17 +179,4 @@ struct FollowConfiguration: Sendable, Equatable {
             timeoutSeconds = seconds
         }
     }
-}
-
-/// A mistake in follow.conf, with the file and the line.
-struct FollowConfigurationError: Error, Equatable {
-    var message: String
-}
-
-/// The settings of `follow` that the applier needs besides the backend.
-enum FollowOptions {
-    /// The seconds `--timeout` and `TimeoutSec=` accept.
-    static let timeoutRange = 0.1...3600.0
-    /// The default of `--timeout`.
-    static let defaultTimeoutSeconds = 10.0
 }

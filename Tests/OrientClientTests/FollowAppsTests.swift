@@ -290,4 +290,25 @@ struct FollowAppsTests {
             #expect(process.errorOutput.contains(directory + "/config/orientd/" + message), "\(process.errorOutput)")
         }
     }
+
+    @Test("a follow.conf that cannot be read: exit 2 naming the file and why, not an empty configuration")
+    func unreadableFollowConf() async throws {
+        try await withTemporaryDirectory { directory in
+            // A folder where the file should be: open(2) succeeds, read(2) fails with EISDIR.
+            try FileManager.default.createDirectory(
+                atPath: directory + "/config/orientd/follow.conf",
+                withIntermediateDirectories: true
+            )
+            let process = try await OrientctlProcess.run(
+                ["follow", "--backend", "sway", "--socket", directory + "/socket"],
+                in: directory,
+                environment: FollowTests.environment(in: directory)
+            )
+            #expect(try await process.wait() == 2)
+            #expect(
+                process.errorOutput.contains(directory + "/config/orientd/follow.conf: cannot be read"),
+                "\(process.errorOutput)"
+            )
+        }
+    }
 }

@@ -142,9 +142,3 @@ final class ControlRequests {
         }
     }
 }
-
-/// The source of the `status` result.
-protocol StatusSource: AnyObject {
-    /// The `status` result now.
-    func statusReport() -> StatusReport
-}

@@ -1,0 +1,20 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import OrientProtocol
+
+/// The source of the `status` result.
+protocol StatusSource: AnyObject {
+    /// The `status` result now.
+    func statusReport() -> StatusReport
+}
