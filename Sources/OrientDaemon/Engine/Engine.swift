@@ -26,9 +26,9 @@ package import OrientationCore
 /// Every entry point is one change, whose events are sent when it is done; a request's events follow its reply
 /// (``answer(_:onError:send:)``).
 package final class Engine {
-    private(set) var settings: DaemonSettings
+    var settings: DaemonSettings
     let logger: Logger
-    private var classifier: OrientationClassifier
+    var classifier: OrientationClassifier
     var policy: RotationPolicy
     var generation = GenerationCounter()
     let publisher: EventPublisher
@@ -211,47 +211,6 @@ package final class Engine {
     func constrain(_ mask: InterfaceOrientationMask?, for client: ClientID) throws(PolicyError) {
         let change = try policy.setConstraint(mask, for: client)
         asOneSentChange { record(change) }
-    }
-
-    // MARK: Configuration
-
-    /// Takes a reloaded configuration, all or nothing, and sends the change as events: `allowed` for a new set,
-    /// `interface` when the interface orientation or its rotation changes (a new `Natural=` turns the same
-    /// interface orientation into another rotation). New sensor options replace the sensors (started if someone
-    /// generates).
-    /// - Throws: ``PolicyError`` when `Supported=` would leave no orientation allowed with the lock
-    ///   and constraints in force; nothing changes then.
-    func reconfigure(_ new: DaemonSettings) throws(PolicyError) {
-        var candidate = policy
-        if new.classifier.natural != policy.natural {
-            candidate = try RotationPolicy(
-                natural: new.classifier.natural,
-                supported: new.supported,
-                preferred: new.preferred
-            )
-            _ = try candidate.setLock(policy.lock)
-            for (client, mask) in policy.constraints { _ = try candidate.setConstraint(mask, for: client) }
-            _ = candidate.setDevice(policy.device)
-        } else if new.supported != settings.supported || new.preferred != settings.preferred {
-            _ = try candidate.setSupported(new.supported, preferred: new.preferred)
-        }
-        if new.classifier != settings.classifier {
-            classifier = OrientationClassifier(configuration: new.classifier)
-            paceTracker.reset()
-        }
-        // New thresholds apply from the next reliable angle; the readings and the decision are kept.
-        hinge.configuration = new.hinge
-        _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: arbiter.tabletMode))
-        let old = settings
-        settings = new
-        asOneSentChange { adopt(candidate) }
-        if new.sensor.requiresNewSensor(comparedWith: old.sensor) {
-            sensors.replace(options: new.sensor, running: generation.isGenerating)
-            logger.info(
-                "the sensor options changed",
-                metadata: ["sensor": "\(generation.isGenerating ? "restarted" : "stopped, starts with them")"]
-            )
-        }
     }
 
     // MARK: Events
