@@ -18,7 +18,15 @@ import OrientationCore
 /// connection (its pid and command name, from the peer's credentials and `/proc`), and what the client said the
 /// constraint is for (`holder`: `app mpv`). The engine owns the constraints themselves; this only names them.
 struct ConstraintHolders {
-    private var entries: [ClientID: StatusReport.Constraint] = [:]
+    /// What is known of one holder when its constraint is set: nothing is read then, so that a `constrain` costs
+    /// no more than before; `status` reads the command name.
+    private struct Entry {
+        var mask: InterfaceOrientationMask
+        var processID: Int32?
+        var holder: String?
+    }
+
+    private var entries: [ClientID: Entry] = [:]
 
     /// Records a connection's constraint after the engine took it; nil forgets it (removed, or the connection
     /// closed).
@@ -28,23 +36,21 @@ struct ConstraintHolders {
         for client: ClientID,
         peer: PeerCredentials?
     ) {
-        guard let mask else {
-            entries[client] = nil
-            return
-        }
-        let pid = peer.map { Int($0.processID) }
-        // The command name the kernel keeps (`comm`: at most 15 bytes), read once, when the constraint is set.
-        let command = pid.flatMap { (try? ConfigurationFiles.read("/proc/\($0)/comm"))??.trimmingWhitespace() }
-        entries[client] = StatusReport.Constraint(
-            mask: mask.wireNames,
-            pid: pid,
-            command: command.flatMap { $0.isEmpty ? nil : $0 },
-            holder: holder
-        )
+        entries[client] = mask.map { Entry(mask: $0, processID: peer?.processID, holder: holder) }
     }
 
-    /// The constraints in the order their connections were made.
+    /// The constraints in the order their connections were made, each with the command name the kernel keeps for
+    /// its process (`comm`: at most 15 bytes), read now: the connection is open, so its process is there.
     var report: [StatusReport.Constraint] {
-        entries.sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+        entries.sorted { $0.key.rawValue < $1.key.rawValue }.map { _, entry in
+            let pid = entry.processID.map(Int.init)
+            let command = pid.flatMap { (try? ConfigurationFiles.read("/proc/\($0)/comm"))??.trimmingWhitespace() }
+            return StatusReport.Constraint(
+                mask: entry.mask.wireNames,
+                pid: pid,
+                command: command.flatMap { $0.isEmpty ? nil : $0 },
+                holder: entry.holder
+            )
+        }
     }
 }
