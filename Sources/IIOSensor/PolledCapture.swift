@@ -35,7 +35,7 @@ final class PolledCapture: Capture {
     private var attributes: (RawAttribute, RawAttribute, RawAttribute)
     /// Seconds between two looks at whether an attribute's file was replaced (``RawAttribute/reopenIfReplaced()``).
     static let reopenInterval = 0.5
-    /// When the next tick looks whether a file was replaced (the loop's clock).
+    /// The first tick due at or after this time looks whether a file was replaced (the loop's clock).
     private var nextReopen: Double
     private let calibration: Calibration
     private let loop: EventLoop
@@ -100,8 +100,9 @@ final class PolledCapture: Capture {
             y: y.isScanElement ? y.format : nil,
             z: z.isScanElement ? z.format : nil
         )
-        deadline = loop.now + fullInterval
-        nextReopen = loop.now + Self.reopenInterval
+        let start = loop.now
+        deadline = start + fullInterval
+        nextReopen = start + Self.reopenInterval
         if !attributes.0.isHeldOpen || !attributes.1.isHeldOpen || !attributes.2.isHeldOpen {
             logger.debug("reading the raw attributes through libiio", metadata: ["device": "\(device.id)"])
         }
@@ -143,12 +144,15 @@ final class PolledCapture: Capture {
     /// One tick: the next one is armed first (the sink may stop the capture or change its pace), then x, y and z
     /// are read and the sample is handed on.
     private func tick() {
+        // Timed by when the tick was due, not when it woke: at an idle pace of half a second or slower, every tick
+        // looks, however late each one wakes.
+        let due = deadline
         let interval = pace == .idle ? idleInterval : fullInterval
         deadline += interval
         if deadline <= loop.now { deadline = loop.now + interval }
         timer?.schedule(at: deadline)
-        if loop.now >= nextReopen {
-            nextReopen = loop.now + Self.reopenInterval
+        if due >= nextReopen {
+            nextReopen = due + Self.reopenInterval
             attributes.0.reopenIfReplaced()
             attributes.1.reopenIfReplaced()
             attributes.2.reopenIfReplaced()
