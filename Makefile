@@ -54,8 +54,9 @@ check: man-tool
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter '^($(UNIT_TESTS))\.' --skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
 
-# Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness,
-# a short fuzz run and the system tests.
+# Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
+# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, a short
+# fuzz run and the system tests.
 test: deps lint man-tool
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) $(SWIFT) test
@@ -69,8 +70,8 @@ test: deps lint man-tool
 	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
-	@echo "== the scripts' harness"
-	/usr/bin/python3 -m unittest discover -s scripts/tests
+	@echo "== the scripts' harness, then the reliability checks"
+	@$(MAKE) --no-print-directory reliability
 	@$(MAKE) --no-print-directory install-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
@@ -153,8 +154,8 @@ perf: deps
 
 # The reliability checks (docs/reliability.md): the release daemon on an emulated accelerometer, driven
 # through protocol torture, a slow consumer, churn, SIGKILL rounds and signals (scripts/reliability.py),
-# then sensor faults, silences and clock jumps (scripts/reliability-sensor.py); one line per check.
-# The tests of the scripts' harness (scripts/orientd_harness) run first.
+# then sensor faults, silences and clock jumps (scripts/reliability-sensor.py); one line per check. About 2
+# minutes on 2 shared cores; make test runs it. The tests of the scripts' harness (scripts/orientd_harness) run first.
 .PHONY: reliability test-scripts
 reliability: deps test-scripts
 	$(SWIFT) build -c release --product orientd

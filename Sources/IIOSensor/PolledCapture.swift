@@ -25,11 +25,18 @@ import Glibc
 /// rate while the sensor's owner says the device is still (``setPace(_:)``).
 ///
 /// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
+/// Twice a second (at the first tick after ``reopenInterval``, so at every tick of a slower pace), a tick also
+/// looks whether a file was replaced (one stat(2) each) and opens the new one, so a value a test rig changes by
+/// replacing the file, as umockdev's `set_attribute` does, is read within a second.
 final class PolledCapture: Capture {
     /// The device polled.
     let device: IIODevice
     var mode: CaptureMode { .poll }
-    private let attributes: (RawAttribute, RawAttribute, RawAttribute)
+    private var attributes: (RawAttribute, RawAttribute, RawAttribute)
+    /// Seconds between two looks at whether an attribute's file was replaced (``RawAttribute/reopenIfReplaced()``).
+    static let reopenInterval = 0.5
+    /// The first tick due at or after this time looks whether a file was replaced (the loop's clock).
+    private var nextReopen: Double
     private let calibration: Calibration
     private let loop: EventLoop
     private let logger: Logger
@@ -93,7 +100,9 @@ final class PolledCapture: Capture {
             y: y.isScanElement ? y.format : nil,
             z: z.isScanElement ? z.format : nil
         )
-        deadline = loop.now + fullInterval
+        let start = loop.now
+        deadline = start + fullInterval
+        nextReopen = start + Self.reopenInterval
         if !attributes.0.isHeldOpen || !attributes.1.isHeldOpen || !attributes.2.isHeldOpen {
             logger.debug("reading the raw attributes through libiio", metadata: ["device": "\(device.id)"])
         }
@@ -135,10 +144,19 @@ final class PolledCapture: Capture {
     /// One tick: the next one is armed first (the sink may stop the capture or change its pace), then x, y and z
     /// are read and the sample is handed on.
     private func tick() {
+        // Timed by when the tick was due, not when it woke: at an idle pace of half a second or slower, every tick
+        // looks, however late each one wakes.
+        let due = deadline
         let interval = pace == .idle ? idleInterval : fullInterval
         deadline += interval
         if deadline <= loop.now { deadline = loop.now + interval }
         timer?.schedule(at: deadline)
+        if due >= nextReopen {
+            nextReopen = due + Self.reopenInterval
+            attributes.0.reopenIfReplaced()
+            attributes.1.reopenIfReplaced()
+            attributes.2.reopenIfReplaced()
+        }
         do {
             let x = try attributes.0.read()
             let y = try attributes.1.read()

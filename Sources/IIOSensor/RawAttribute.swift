@@ -22,36 +22,105 @@ import Glibc
 ///
 /// On a local context it is a sysfs file held open: each read is one `pread` at offset 0, which makes the
 /// kernel show the attribute afresh, so a tick costs that one system call instead of libiio's open, read and
-/// close. A remote context (or a file that cannot be opened) reads through libiio.
+/// close. A remote context (or a file that cannot be opened at first) reads through libiio.
+///
+/// A held descriptor keeps reading the file it was opened on. sysfs never replaces its files, but a test rig
+/// may (umockdev's `set_attribute` writes a new file and renames it over the old one), and a reader that never
+/// looked again would read the old value forever. So its owner calls ``reopenIfReplaced()`` now and then (not on
+/// every read): one stat(2) of the path, and a new descriptor when the path names another file.
 struct RawAttribute {
     private let channel: IIOChannel
-    /// The open file, or nil to read through libiio.
-    private let file: FileDescriptor?
+    /// The attribute's file, nil to read through libiio.
+    private let path: String?
+    /// Where reads go now.
+    private var source: Source
     /// The longest text a 64-bit value with its sign, newline and a NUL can take.
     private static let capacity = 32
+
+    /// Where reads go.
+    private enum Source {
+        /// libiio, which opens, reads and closes the file each time.
+        case libiio
+        /// The file held open, and which file it is.
+        case held(FileDescriptor, FileIdentity)
+        /// The path names a file that could not be opened (no rights, say): reads fail with the errno
+        /// of open(2) until ``reopenIfReplaced()`` opens it.
+        case unopenable(Errno)
+    }
 
     /// Opens `channel`'s `raw` attribute under `syspath` (the device's sysfs folder) when there is one.
     init(channel: IIOChannel, syspath: String?) {
         self.channel = channel
         guard let syspath, let file = iio_channel_attr_get_filename(channel.pointer, "raw") else {
-            self.file = nil
+            path = nil
+            source = .libiio
             return
         }
-        self.file = try? FileDescriptor.open(syspath + "/" + String(cString: file))
+        let path = syspath + "/" + String(cString: file)
+        self.path = path
+        source = (try? Self.held(path)) ?? .libiio
     }
 
-    /// Whether reads go straight to the held file.
-    var isHeldOpen: Bool { file != nil }
+    /// Whether reads go straight to a held file.
+    var isHeldOpen: Bool {
+        if case .held = source { return true }
+        return false
+    }
 
     /// Closes the file; reads must not follow.
     func close() {
-        file?.close()
+        if case .held(let file, _) = source { file.close() }
+    }
+
+    /// Opens the file again when the path now names another file than the one held (or one that could not be
+    /// opened before): one stat(2), and open(2) only after a change. A path that names nothing keeps what it
+    /// has, so that a file removed and made again is read from the new one once it is there.
+    mutating func reopenIfReplaced() {
+        guard let path else { return }
+        var old: FileDescriptor?
+        switch source {
+        case .libiio:
+            return
+        case .held(let file, let identity):
+            guard let now = try? FileIdentity(ofFileAt: path), now != identity else { return }
+            old = file
+        case .unopenable:
+            break
+        }
+        do throws(Errno) {
+            source = try Self.held(path)
+        } catch {
+            // Gone between the stat and the open: keep what there was until the next look.
+            guard !error.isDeviceGone else { return }
+            source = .unopenable(error)
+        }
+        old?.close()
+    }
+
+    /// The file at `path` held open.
+    /// - Throws: the errno of open(2) or fstat(2).
+    private static func held(_ path: String) throws(Errno) -> Source {
+        let file = try FileDescriptor.open(path)
+        do throws(Errno) {
+            return .held(file, try FileIdentity(of: file))
+        } catch {
+            file.close()
+            throw error
+        }
     }
 
     /// Reads the attribute: one `pread` (no allocation) for a held file, libiio otherwise.
     /// - Throws: ``SensorError`` naming the channel, with errno when the read failed, or with the text's fault.
     func read() throws(SensorError) -> Int64 {
-        guard let file else { return try readThroughLibiio() }
+        let file: FileDescriptor
+        switch source {
+        case .held(let held, _):
+            file = held
+        case .libiio:
+            return try readThroughLibiio()
+        case .unopenable(let error):
+            throw SensorError.call("open(\(channel.id) raw)", device: channel.device.id, errno: error)
+        }
         var failure: Int32 = 0
         let outcome = withUnsafeTemporaryAllocation(byteCount: Self.capacity, alignment: 1) { bytes -> Int64? in
             let count: Int

@@ -211,6 +211,14 @@ package final class Testbed {
         umockdev_testbed_set_attribute(handle, syspath, name, text)
     }
 
+    /// Sets a sysfs attribute as umockdev's `set_attribute` does, and so every umockdev-based test suite of other
+    /// sensor daemons: a new file renamed over the old one, which a reader holding the old one open does not see
+    /// (``setAttribute(_:_:_:)`` writes in place instead, as sysfs changes a value). The trailing newline is added.
+    package func replaceAttribute(_ syspath: String, _ name: String, _ value: String) throws {
+        try requireDevice(syspath)
+        umockdev_testbed_set_attribute(handle, syspath, name, value.hasSuffix("\n") ? value : value + "\n")
+    }
+
     /// Rewrites an existing attribute file in place, as a sysfs attribute changes: a reader holding it open (the
     /// daemon polls through held descriptors) sees the new value at its next read. umockdev would replace the
     /// file, which such a reader never sees. The new text goes over the old one before the file is cut to its

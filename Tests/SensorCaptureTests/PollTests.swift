@@ -16,7 +16,9 @@ import OrientdTestKit
 import Testing
 
 extension EmulatedDeviceTests {
-    /// The poll path: libiio reads `in_accel_*_raw` afresh on every read, so testbed changes are seen at once.
+    /// The poll path: libiio reads `in_accel_*_raw` afresh on every read, so testbed changes are seen at once; the
+    /// daemon, which holds the files open, sees a value written in place at its next poll and a file replaced (as
+    /// umockdev's `set_attribute` and the test suites built on it change a value) within a second.
     @Suite struct PollTests {
         /// Runs `iio_attr -c <device> <channel> raw` and returns what it printed.
         static func readRaw(_ testbed: Testbed, device: String, channel: String) async throws -> String {
@@ -55,6 +57,79 @@ extension EmulatedDeviceTests {
             let path = testbed.rootDirectory + fixture.syspath + "/in_accel_hysteresis"
             #expect(Array(try #require(FileManager.default.contents(atPath: path))) == [UInt8(ascii: "0"), 0])
             #expect(try testbed.attribute(fixture.syspath, "in_accel_hysteresis") == "0")
+        }
+
+        /// The inode number of an attribute's file, to tell that it was replaced.
+        static func identity(_ testbed: Testbed, _ syspath: String, _ name: String) throws -> Int? {
+            let path = testbed.rootDirectory + syspath + "/" + name
+            return try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+
+        /// Values changed as umockdev's `set_attribute` changes them (a new file renamed over the old one) reach
+        /// `orientd record --poll`, which holds the old files open, within a second.
+        @Test func pollModeSeesReplacedAttributeFilesWithinASecond() async throws {
+            let fixture = AccelerometerFixture()
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let child = try ChildProcess.orientd(["record", "--poll", "--rate", "50"], testbed: testbed)
+            #expect(await child.waitUntil("a first sample") { !OrientdRecordTests.samples(child).isEmpty })
+            #expect(OrientdRecordTests.samples(child).first?.isClose(to: [0, -9.80665, 0]) == true)
+            let before = try Self.identity(testbed, fixture.syspath, "in_accel_x_raw")
+
+            let replaced = ContinuousClock.now
+            try testbed.replaceAttribute(fixture.syspath, "in_accel_x_raw", "500")
+            try testbed.replaceAttribute(fixture.syspath, "in_accel_y_raw", "0")
+            try testbed.replaceAttribute(fixture.syspath, "in_accel_z_raw", "-250")
+            #expect(try Self.identity(testbed, fixture.syspath, "in_accel_x_raw") != before, "a new file")
+            #expect(
+                await child.waitUntil("the new values", timeout: .seconds(10)) {
+                    OrientdRecordTests.samples(child).last?.isClose(to: [4.903325, 0, -2.4516625]) == true
+                }
+            )
+            let seenAfter = ContinuousClock.now - replaced
+            #expect(seenAfter < .seconds(1), "seen after \(seenAfter)")
+            child.interrupt()
+            #expect(await child.wait() == .exited(0), "\(child.report)")
+        }
+
+        /// A raw attribute replaced by something that cannot be read (a directory: EISDIR) while the daemon polls
+        /// through the old file: the error shows in `status`'s `last_error` within a second, long before the
+        /// sensor would fail, and a readable file put back is read again.
+        @Test func aReplacedAttributeThatCannotBeReadShowsInStatus() async throws {
+            var fixture = AccelerometerFixture()
+            fixture.capture = .pollOnly
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
+            let client = try daemon.connect()
+            _ = try await client.call("begin")
+            _ = try await client.nextEvent()
+            let first = try await client.nextChange()
+            #expect(first.first?.state?["device"]?.string == "landscape-left", "\(first)")
+
+            let attribute = testbed.rootDirectory + fixture.syspath + "/in_accel_x_raw"
+            try FileManager.default.removeItem(atPath: attribute)
+            try FileManager.default.createDirectory(atPath: attribute, withIntermediateDirectories: false)
+            let replaced = ContinuousClock.now
+            let other = try daemon.connect()
+            var lastError: String?
+            while ContinuousClock.now - replaced < .seconds(3), lastError == nil {
+                lastError = try await other.call("status").result?["sensor"]?["last_error"]?.string
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let shownAfter = ContinuousClock.now - replaced
+            #expect(lastError?.contains("accel_x raw") == true, "\(String(describing: lastError))")
+            #expect(lastError?.contains("Is a directory") == true, "\(String(describing: lastError))")
+            #expect(shownAfter < .seconds(1), "shown after \(shownAfter)")
+
+            try FileManager.default.removeItem(atPath: attribute)
+            try testbed.replaceAttribute(fixture.syspath, "in_accel_x_raw", "1000")
+            try testbed.replaceAttribute(fixture.syspath, "in_accel_y_raw", "0")
+            let back = try await client.events(until: "portrait", timeout: .seconds(10)) {
+                $0.state?["device"]?.string == "portrait"
+            }
+            #expect(back.last?.state?["sensor"]?.string == "active", "\(back)")
+            #expect(await daemon.stop() == .exited(0))
         }
     }
 }

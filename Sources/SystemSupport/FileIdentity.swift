@@ -1,0 +1,49 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which file a path or an open descriptor is: its device and inode numbers, as stat(2) gives them.
+///
+/// Two identities differ when the file at a path was replaced (a new file renamed over it, or removed and made
+/// again), while writing to the file leaves its identity alone: a reader holding a descriptor compares the two to
+/// learn that the path now names another file.
+public struct FileIdentity: Sendable, Hashable {
+    /// The device that holds the file (`st_dev`).
+    public let device: UInt64
+    /// The file's inode number on that device (`st_ino`).
+    public let inode: UInt64
+
+    /// The identity of the file open on `descriptor`: one fstat(2).
+    /// - Throws: the errno of fstat(2).
+    public init(of descriptor: FileDescriptor) throws(Errno) {
+        var status = stat()
+        _ = try valueOrErrno { fstat(descriptor.rawValue, &status) }
+        self.init(status)
+    }
+
+    /// The identity of the file at `path` now, links followed: one stat(2).
+    /// - Throws: the errno of stat(2), such as ``Errno/noSuchFileOrDirectory``.
+    public init(ofFileAt path: String) throws(Errno) {
+        var status = stat()
+        _ = try valueOrErrno { stat(path, &status) }
+        self.init(status)
+    }
+
+    private init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+    }
+}
