@@ -26,8 +26,10 @@ struct InputDeviceRecord: Equatable {
 
     /// The evdev nodes udev lists now (subsystem `input`).
     static func all(_ udev: Udev) -> [InputDeviceRecord] {
-        udev.devices(subsystem: "input", parentAttributes: [capabilitiesAttribute, nameAttribute]).compactMap(InputDeviceRecord.init)
-            .sorted { nodeOrder($0.sysname, $1.sysname) }
+        udev.devices(subsystem: "input", parentAttributes: [capabilitiesAttribute, nameAttribute]).compactMap(
+            InputDeviceRecord.init
+        )
+        .sorted { nodeOrder($0.sysname, $1.sysname) }
     }
 
     /// Orders evdev names by number: `event2` before `event10`.

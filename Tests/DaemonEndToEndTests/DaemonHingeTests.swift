@@ -29,6 +29,8 @@ extension EmulatedDeviceTests {
             let base: AccelerometerFixture
             let sandbox: DaemonSandbox
             let configPath: String
+            /// `/dev/uinput`, when asked for: the virtual tablet-mode switch's records.
+            let uinput: UInputEmulation?
             private(set) var daemon: RunningDaemon
             private(set) var client: DaemonConnection
             var feed: AccelerometerFeed
@@ -36,7 +38,9 @@ extension EmulatedDeviceTests {
             init(
                 displayBuffered: Bool = true,
                 autoRotate: String = "tablet-mode",
-                tabletSwitch: TabletSwitchFixture? = nil
+                policy: [String] = [],
+                tabletSwitch: TabletSwitchFixture? = nil,
+                uinput: Bool = false
             ) async throws {
                 testbed = Testbed()
                 var (display, base) = AccelerometerFixture.convertiblePair()
@@ -48,9 +52,11 @@ extension EmulatedDeviceTests {
                 try testbed.add(display.description)
                 try testbed.add(base.description)
                 try tabletSwitch?.add(to: testbed)
+                self.uinput = uinput ? try UInputEmulation(testbed: testbed) : nil
                 sandbox = try DaemonSandbox()
                 configPath = sandbox.directory + "/orientd.conf"
-                try "[Policy]\nAutoRotate=\(autoRotate)\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+                try (["[Policy]", "AutoRotate=\(autoRotate)"] + policy).map { $0 + "\n" }.joined()
+                    .write(toFile: configPath, atomically: true, encoding: .utf8)
                 feed = AccelerometerFeed(fixture: display, testbed: testbed)
                 (daemon, client) = try await Self.start(testbed: testbed, sandbox: sandbox, config: configPath)
                 if displayBuffered { await daemon.waitForBufferEnable("1", display) }
