@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import Glibc
 import OrientdTestKit
 import Testing
 
@@ -138,6 +140,31 @@ extension EmulatedDeviceTests {
             try real.set(tablet: true, on: convertible.testbed)
             _ = try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == true }
             #expect(uinput.records.filter { $0 == .create }.count == 1, "\(uinput.records)")
+        }
+
+        @Test func aReloadAppliesTheSettingAtOnce() async throws {
+            var convertible = try await Convertible(uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            _ = try #require(try await convertible.open(to: 300))
+            _ = try await uinput.records { Self.sinceCreation($0) == Self.change(true) }
+
+            try "[Policy]\nAutoRotate=tablet-mode\nVirtualTabletSwitch=no\n"
+                .write(toFile: convertible.configPath, atomically: true, encoding: .utf8)
+            convertible.daemon.process.signal(SIGHUP)
+            var records = try await uinput.records { $0.last == .destroy }
+            #expect(records.last == .destroy, "VirtualTabletSwitch=no: \(records)")
+
+            try "[Policy]\nAutoRotate=tablet-mode\n".write(
+                toFile: convertible.configPath,
+                atomically: true,
+                encoding: .utf8
+            )
+            convertible.daemon.process.signal(SIGHUP)
+            records = try await uinput.records {
+                $0.filter { $0 == .create }.count == 2 && Self.sinceCreation($0).count == 2
+            }
+            #expect(Self.sinceCreation(records) == Self.change(true), "back to auto, with the decision: \(records)")
         }
 
         @Test(arguments: [("no", false), ("auto", false), ("yes", true)])
