@@ -29,7 +29,8 @@ extension EmulatedDeviceTests {
             let base: AccelerometerFixture
             let sandbox: DaemonSandbox
             let configPath: String
-            /// `/dev/uinput`, when asked for: the virtual tablet-mode switch's records.
+            /// `/dev/uinput`, when asked for: the virtual tablet-mode switch's records. Without it the configuration
+            /// says `VirtualTabletSwitch=no`, so that the daemon never makes a device on the host.
             let uinput: UInputEmulation?
             private(set) var daemon: RunningDaemon
             private(set) var client: DaemonConnection
@@ -55,7 +56,9 @@ extension EmulatedDeviceTests {
                 self.uinput = uinput ? try UInputEmulation(testbed: testbed) : nil
                 sandbox = try DaemonSandbox()
                 configPath = sandbox.directory + "/orientd.conf"
-                try (["[Policy]", "AutoRotate=\(autoRotate)"] + policy).map { $0 + "\n" }.joined()
+                // Without the emulated /dev/uinput the daemon would open the host's: no virtual switch then.
+                let virtualSwitch = uinput ? [] : ["VirtualTabletSwitch=no"]
+                try (["[Policy]", "AutoRotate=\(autoRotate)"] + virtualSwitch + policy).map { $0 + "\n" }.joined()
                     .write(toFile: configPath, atomically: true, encoding: .utf8)
                 feed = AccelerometerFeed(fixture: display, testbed: testbed)
                 (daemon, client) = try await Self.start(testbed: testbed, sandbox: sandbox, config: configPath)

@@ -190,7 +190,7 @@ extension EmulatedDeviceTests {
             #expect(try await convertible.orientctl(["tablet-mode", "on"]).status == .exited(0))
             let creations = records.filter { $0 == .create }.count
             records = try await uinput.records(within: manualWithoutHinge ? .seconds(10) : .seconds(1)) {
-                $0.filter { $0 == .create }.count > creations
+                $0.filter { $0 == .create }.count > creations && Self.sinceCreation($0).count >= 2
             }
             let made = records.filter { $0 == .create }.count > creations
             #expect(made == manualWithoutHinge, "\(setting), manual on without a hinge: \(records)")
