@@ -29,8 +29,8 @@ import Glibc
 /// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
 /// made: the ``Engine`` its ``EngineOutput`` (``DaemonEngineOutput``: the control server, sd_notify, the D-Bus
 /// service, the page trimmer) and its sensors' factory (the engine is their delegate); the control server the
-/// engine and ``ControlRequests``; the tablet-mode switch the engine; the virtual tablet-mode switch the engine, driven
-/// by the output. It builds `status` from the parts that own
+/// engine and ``ControlRequests``; the tablet-mode switch and the virtual tablet-mode switch the engine (the virtual
+/// one driven by the output). It builds `status` from the parts that own
 /// what it reports, and hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop

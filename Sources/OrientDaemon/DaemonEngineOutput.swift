@@ -17,8 +17,8 @@ import OrientationCore
 
 /// Where the daemon's engine sends its changes: the event lines to the control server's generating connections,
 /// the state to sd_notify (`STATUS=`), to the D-Bus service and to the virtual tablet-mode switch, the tilt to the
-/// D-Bus service, and a settled daemon to the page trimmer. The server and the D-Bus service are made after the engine (they serve it), so the
-/// daemon hands them over as it makes them.
+/// D-Bus service, and a settled daemon to the page trimmer. The server and the D-Bus service are made after the engine
+/// (they serve it), so the daemon hands them over as it makes them.
 final class DaemonEngineOutput: EngineOutput {
     private let trimmer: PageTrimmer
     /// The control socket's server; nil before it is made and after shutdown.
