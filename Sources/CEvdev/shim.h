@@ -12,3 +12,4 @@
 //===----------------------------------------------------------------------===//
 
 #include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>

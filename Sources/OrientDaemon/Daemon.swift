@@ -29,7 +29,8 @@ import Glibc
 /// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
 /// made: the ``Engine`` its ``EngineOutput`` (``DaemonEngineOutput``: the control server, sd_notify, the D-Bus
 /// service, the page trimmer) and its sensors' factory (the engine is their delegate); the control server the
-/// engine and ``ControlRequests``; the tablet-mode switch the engine. It builds `status` from the parts that own
+/// engine and ``ControlRequests``; the tablet-mode switch and the virtual tablet-mode switch the engine (the virtual
+/// one driven by the output). It builds `status` from the parts that own
 /// what it reports, and hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop
@@ -41,6 +42,8 @@ public final class Daemon {
     private(set) var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
+    /// orientd's own tablet-mode switch (`[Policy] VirtualTabletSwitch=`), driven by the engine's output.
+    private let virtualSwitch: VirtualSwitchPublisher
     private var signals: [SignalSource] = []
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
@@ -87,6 +90,8 @@ public final class Daemon {
         } catch {
             throw DaemonError(.policy, "bad policy settings: \(error)")
         }
+        virtualSwitch = VirtualSwitchPublisher(engine: engine, mode: settings.virtualTabletSwitch, logger: logger)
+        output.virtualSwitch = virtualSwitch
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
 
@@ -126,6 +131,8 @@ public final class Daemon {
         tabletModeMonitor = monitor
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
         switchChanged(to: monitor.tabletMode)
+        // A manual setting restored from the state file may want the switch before any change.
+        virtualSwitch.update()
         requests.status = self
     }
 
@@ -213,6 +220,7 @@ public final class Daemon {
         if new.controlGroup != old.controlGroup || new.seatUsers != old.seatUsers {
             requests.authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
         }
+        virtualSwitch.reconfigure(new.virtualTabletSwitch)
         server?.maxClients = new.maxClients
         server?.outputLimit = new.outputLimit
         if new.socketPath != old.socketPath {
@@ -239,9 +247,12 @@ public final class Daemon {
     }
 
     /// Stops the sensors (the clients hear that the display's stopped), restoring the devices, then closes the
-    /// connections and the socket. Nothing goes to sd_notify or the bus any more.
+    /// connections and the socket; removes the virtual tablet-mode switch. Nothing goes to sd_notify, the bus or the
+    /// virtual switch any more.
     private func shutDownNow() {
         output.notifiesSystemd = false
+        output.virtualSwitch = nil
+        virtualSwitch.close()
         sensorProxy = nil
         engine.sensors.display.stop()
         engine.sensors.close()

@@ -16,15 +16,17 @@ import OrientProtocol
 import OrientationCore
 
 /// Where the daemon's engine sends its changes: the event lines to the control server's generating connections,
-/// the state to sd_notify (`STATUS=`) and to the D-Bus service, the tilt to the D-Bus service, and a settled
-/// daemon to the page trimmer. The server and the D-Bus service are made after the engine (they serve it), so the
-/// daemon hands them over as it makes them.
+/// the state to sd_notify (`STATUS=`), to the D-Bus service and to the virtual tablet-mode switch, the tilt to the
+/// D-Bus service, and a settled daemon to the page trimmer. The server and the D-Bus service are made after the engine
+/// (they serve it), so the daemon hands them over as it makes them.
 final class DaemonEngineOutput: EngineOutput {
     private let trimmer: PageTrimmer
     /// The control socket's server; nil before it is made and after shutdown.
     weak var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise and after shutdown.
     weak var sensorProxy: SensorProxyService?
+    /// orientd's own tablet-mode switch for libinput and the desktop; nil after shutdown.
+    weak var virtualSwitch: VirtualSwitchPublisher?
     /// Whether the state goes to sd_notify; off once the daemon is stopping (it says `STOPPING=1` instead).
     var notifiesSystemd = true
 
@@ -39,6 +41,7 @@ final class DaemonEngineOutput: EngineOutput {
     func stateChanged(to state: OrientationState) {
         if notifiesSystemd { Self.notify(status: state) }
         sensorProxy?.refresh()
+        virtualSwitch?.update()
     }
 
     func tiltChanged() {

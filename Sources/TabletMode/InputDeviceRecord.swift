@@ -21,13 +21,15 @@ struct InputDeviceRecord: Equatable {
     var devnode: String
     /// Whether the device may have a tablet-mode switch: udev's `ID_INPUT_SWITCH=1` (any switch), or bit
     /// `SW_TABLET_MODE` in the kernel's `capabilities/sw` of its input device. Only these are opened, so that
-    /// keyboards, mice and touchpads are never touched.
+    /// keyboards, mice and touchpads are never touched; never orientd's own ``VirtualTabletSwitch``.
     var mayHaveTabletModeSwitch: Bool
 
     /// The evdev nodes udev lists now (subsystem `input`).
     static func all(_ udev: Udev) -> [InputDeviceRecord] {
-        udev.devices(subsystem: "input", parentAttributes: [capabilitiesAttribute]).compactMap(InputDeviceRecord.init)
-            .sorted { nodeOrder($0.sysname, $1.sysname) }
+        udev.devices(subsystem: "input", parentAttributes: [capabilitiesAttribute, nameAttribute]).compactMap(
+            InputDeviceRecord.init
+        )
+        .sorted { nodeOrder($0.sysname, $1.sysname) }
     }
 
     /// Orders evdev names by number: `event2` before `event10`.
@@ -37,21 +39,26 @@ struct InputDeviceRecord: Equatable {
 
     /// The evdev node `sysname` (`event5`); nil when udev does not know it or it is not an evdev node.
     static func named(_ sysname: String, _ udev: Udev) -> InputDeviceRecord? {
-        udev.device(subsystem: "input", sysname: sysname, parentAttributes: [capabilitiesAttribute])
+        udev.device(subsystem: "input", sysname: sysname, parentAttributes: [capabilitiesAttribute, nameAttribute])
             .flatMap(InputDeviceRecord.init)
     }
 
     /// The switches the kernel says the input device has, as a bitmap.
     private static let capabilitiesAttribute = "capabilities/sw"
+    /// The input device's name, by which orientd knows its own virtual switch.
+    private static let nameAttribute = "name"
 
     /// The record of a udev device; nil unless it is an evdev node (`eventN` with a device node).
     init?(_ device: UdevDevice) {
         guard device.sysname.hasPrefix("event"), let devnode = device.devnode else { return nil }
         sysname = device.sysname
         self.devnode = devnode
+        // libudev gives attribute values without their trailing newline.
+        let name = device.parentAttributes[Self.nameAttribute]
         mayHaveTabletModeSwitch =
-            device.properties["ID_INPUT_SWITCH"] == "1"
-            || Self.hasTabletModeBit(device.parentAttributes[Self.capabilitiesAttribute])
+            !VirtualTabletSwitch.isOwnDevice(name: name)
+            && (device.properties["ID_INPUT_SWITCH"] == "1"
+                || Self.hasTabletModeBit(device.parentAttributes[Self.capabilitiesAttribute]))
     }
 
     /// Whether a `capabilities/sw` bitmap (hexadecimal words, the lowest last: `2`, `0 2`) has bit 1,

@@ -46,7 +46,8 @@ final class SwitchDevice {
     /// Opens `devnode` (`open`, `libevdev_new_from_fd`), and watches it if it has a tablet-mode switch.
     /// - Parameters:
     ///   - onRead: Runs on the loop after the device's events were read, or after it closed.
-    /// - Returns: nil when the device has no `SW_TABLET_MODE` (a lid switch, a keyboard).
+    /// - Returns: nil when the device has no `SW_TABLET_MODE` (a lid switch, a keyboard), or is orientd's own
+    ///   ``VirtualTabletSwitch``.
     /// - Throws: ``SwitchError`` when the node cannot be opened or read.
     static func open(
         sysname: String,
@@ -62,7 +63,10 @@ final class SwitchDevice {
             close(fd)
             throw SwitchError("libevdev_new_from_fd", device: devnode, errno: Errno(result))
         }
-        guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1 else {
+        let name = libevdev_get_name(handle).map { String(cString: $0) }
+        guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1,
+            !VirtualTabletSwitch.isOwnDevice(name: name)
+        else {
             libevdev_free(handle)
             close(fd)
             return nil

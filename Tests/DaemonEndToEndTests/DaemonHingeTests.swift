@@ -29,6 +29,9 @@ extension EmulatedDeviceTests {
             let base: AccelerometerFixture
             let sandbox: DaemonSandbox
             let configPath: String
+            /// `/dev/uinput`, when asked for: the virtual tablet-mode switch's records. Without it the configuration
+            /// says `VirtualTabletSwitch=no`, so that the daemon never makes a device on the host.
+            let uinput: UInputEmulation?
             private(set) var daemon: RunningDaemon
             private(set) var client: DaemonConnection
             var feed: AccelerometerFeed
@@ -36,7 +39,9 @@ extension EmulatedDeviceTests {
             init(
                 displayBuffered: Bool = true,
                 autoRotate: String = "tablet-mode",
-                tabletSwitch: TabletSwitchFixture? = nil
+                policy: [String] = [],
+                tabletSwitch: TabletSwitchFixture? = nil,
+                uinput: Bool = false
             ) async throws {
                 testbed = Testbed()
                 var (display, base) = AccelerometerFixture.convertiblePair()
@@ -48,9 +53,13 @@ extension EmulatedDeviceTests {
                 try testbed.add(display.description)
                 try testbed.add(base.description)
                 try tabletSwitch?.add(to: testbed)
+                self.uinput = uinput ? try UInputEmulation(testbed: testbed) : nil
                 sandbox = try DaemonSandbox()
                 configPath = sandbox.directory + "/orientd.conf"
-                try "[Policy]\nAutoRotate=\(autoRotate)\n".write(toFile: configPath, atomically: true, encoding: .utf8)
+                // Without the emulated /dev/uinput the daemon would open the host's: no virtual switch then.
+                let virtualSwitch = uinput ? [] : ["VirtualTabletSwitch=no"]
+                try (["[Policy]", "AutoRotate=\(autoRotate)"] + virtualSwitch + policy).map { $0 + "\n" }.joined()
+                    .write(toFile: configPath, atomically: true, encoding: .utf8)
                 feed = AccelerometerFeed(fixture: display, testbed: testbed)
                 (daemon, client) = try await Self.start(testbed: testbed, sandbox: sandbox, config: configPath)
                 if displayBuffered { await daemon.waitForBufferEnable("1", display) }

@@ -66,6 +66,9 @@ import Testing
         ("Policy", "Preferred", "", { $0.preferred == nil }),
         ("Policy", "AutoRotate", "always", { $0.autoRotate == .always }),
         ("Policy", "AutoRotate", "tablet-mode", { $0.autoRotate == .tabletMode }),
+        ("Policy", "VirtualTabletSwitch", "auto", { $0.virtualTabletSwitch == .auto }),
+        ("Policy", "VirtualTabletSwitch", "yes", { $0.virtualTabletSwitch == .yes }),
+        ("Policy", "VirtualTabletSwitch", "no", { $0.virtualTabletSwitch == .no }),
         ("Policy", "TabletAngle", "181", { $0.hinge.tabletAngle == 181 }),
         ("Policy", "TabletAngle", "360", { $0.hinge.tabletAngle == 360 }),
         ("Policy", "LaptopAngle", "0", { $0.hinge.laptopAngle == 0 }),
@@ -127,6 +130,7 @@ import Testing
         ("Policy", "Preferred", "unknown", "landscape-left"),
         ("Policy", "Preferred", "landscape", "landscape-left"),
         ("Policy", "AutoRotate", "never", "always, tablet-mode"),
+        ("Policy", "VirtualTabletSwitch", "on", "auto, yes, no"),
         ("Policy", "TabletAngle", "180", "181–360"),
         ("Policy", "TabletAngle", "361", "181–360"),
         ("Policy", "TabletAngle", "200.5", "181–360"),
@@ -172,7 +176,7 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 22)
+        #expect(configuration.entries.count == 23)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()

@@ -33,6 +33,9 @@ package struct TabletSwitchFixture {
     /// Whether udev's input_id marked it `ID_INPUT_SWITCH=1` (false: a udev database without it, where only the
     /// kernel's capabilities tell).
     package var udevMarksSwitch = true
+    /// The sysfs folder of the input device's parent: a platform device's, or `/sys/devices/virtual` for a device
+    /// made through uinput.
+    package var parentPath = "/sys/devices/platform/INT33D6:00"
 
     package init(
         inputNumber: Int = 7,
@@ -40,7 +43,8 @@ package struct TabletSwitchFixture {
         name: String = "Intel HID switches",
         initiallyTablet: Bool = false,
         switchBits: UInt8 = 0x02,
-        udevMarksSwitch: Bool = true
+        udevMarksSwitch: Bool = true,
+        parentPath: String = "/sys/devices/platform/INT33D6:00"
     ) {
         self.inputNumber = inputNumber
         self.eventNumber = eventNumber
@@ -48,10 +52,11 @@ package struct TabletSwitchFixture {
         self.initiallyTablet = initiallyTablet
         self.switchBits = switchBits
         self.udevMarksSwitch = udevMarksSwitch
+        self.parentPath = parentPath
     }
 
     /// The input device's sysfs path.
-    package var inputSyspath: String { "/sys/devices/platform/INT33D6:00/input/input\(inputNumber)" }
+    package var inputSyspath: String { parentPath + "/input/input\(inputNumber)" }
     /// The evdev node's sysfs path.
     package var syspath: String { inputSyspath + "/event\(eventNumber)" }
     /// The device node.

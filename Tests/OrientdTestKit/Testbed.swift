@@ -199,6 +199,20 @@ package final class Testbed {
         }
     }
 
+    /// Hands the ioctls, reads and writes made on an emulated node to `handler` (`umockdev_testbed_attach_ioctl`): its
+    /// signals run on a thread of this process.
+    /// - Parameters:
+    ///   - node: `/dev/uinput`; the node must exist in the testbed, or the program opens the host's.
+    ///   - handler: a `UMockdevIoctlBase`; the testbed takes a reference.
+    func attachIoctl(_ node: String, handler: UnsafeMutablePointer<UMockdevIoctlBase>) throws {
+        var error: UnsafeMutablePointer<GError>?
+        if umockdev_testbed_attach_ioctl(handle, node, handler, &error) == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            g_error_free(error)
+            throw TestbedError(operation: "umockdev_testbed_attach_ioctl \(node)", detail: message)
+        }
+    }
+
     /// Sets a sysfs attribute (`umockdev_testbed_set_attribute`), adding the trailing newline libiio needs.
     /// - Parameters:
     ///   - syspath: `/sys/devices/…`.

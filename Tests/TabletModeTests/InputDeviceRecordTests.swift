@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Testing
+import UdevSupport
 
 @testable import TabletMode
 
@@ -33,6 +34,19 @@ import Testing
     )
     func tabletModeBit(capabilities: String, expected: Bool) {
         #expect(InputDeviceRecord.hasTabletModeBit(capabilities) == expected)
+    }
+
+    /// orientd's own virtual switch is never opened, though udev marks it a switch with `SW_TABLET_MODE`.
+    @Test(arguments: [("orientd tablet-mode switch", false), ("Intel HID switches", true)])
+    func theOwnVirtualSwitchIsNotOpened(name: String, opened: Bool) {
+        let device = UdevDevice(
+            sysname: "event20",
+            syspath: "/sys/devices/virtual/input/input420/event20",
+            devnode: "/dev/input/event20",
+            properties: ["ID_INPUT": "1", "ID_INPUT_SWITCH": "1"],
+            parentAttributes: ["capabilities/sw": "2", "name": name]
+        )
+        #expect(InputDeviceRecord(device)?.mayHaveTabletModeSwitch == opened)
     }
 
     @Test func noCapabilitiesMeansNoSwitch() {

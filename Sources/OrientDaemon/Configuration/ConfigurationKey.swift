@@ -199,6 +199,14 @@ struct ConfigurationKey: Sendable {
             range: HingeConfiguration.laptopAngleRange,
             unit: "hinge degrees"
         ) { $1.hinge.laptopAngle = Double($0) },
+        choice(
+            section: "Policy",
+            name: "VirtualTabletSwitch",
+            default: "auto",
+            DaemonSettings.VirtualTabletSwitchMode.allCases.map(\.rawValue)
+        ) {
+            $1.virtualTabletSwitch = DaemonSettings.VirtualTabletSwitchMode(rawValue: $0) ?? .auto
+        },
     ]
 
     private static let controlKeys: [ConfigurationKey] = [

@@ -33,6 +33,8 @@ public struct DaemonSettings: Sendable {
     public var autoRotate = AutoRotate.always
     /// `[Policy] TabletAngle=` and `LaptopAngle=`: tablet mode from the hinge of two accelerometers.
     public var hinge = HingeConfiguration()
+    /// `[Policy] VirtualTabletSwitch=`.
+    public var virtualTabletSwitch = VirtualTabletSwitchMode.auto
     /// `[Control] Group=`; nil or empty for no group rule.
     public var controlGroup: String? = "orientd"
     /// `[Control] SeatUsers=`.
@@ -57,5 +59,17 @@ public struct DaemonSettings: Sendable {
         /// folded as a tablet; in laptop mode the interface stays at the natural orientation. When nothing tells:
         /// as ``always``.
         case tabletMode = "tablet-mode"
+    }
+
+    /// `[Policy] VirtualTabletSwitch=`: when orientd publishes its decision as a `SW_TABLET_MODE` switch of its own
+    /// (uinput), for libinput and the desktop. Never while a real switch is present, never while nothing is decided.
+    public enum VirtualTabletSwitchMode: String, Sendable, CaseIterable {
+        /// When the hinge between two accelerometers decides: on a convertible with a working base accelerometer,
+        /// following the hinge or the manual setting.
+        case auto
+        /// Whenever orientd decides: the hinge or the manual setting, even without a base accelerometer.
+        case yes
+        /// Never.
+        case no
     }
 }

@@ -1,0 +1,51 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import OrientationCore
+
+/// Whether orientd's own tablet-mode switch (``VirtualSwitchPublisher``) exists, and what it says: a pure value of
+/// `[Policy] VirtualTabletSwitch=` and what the daemon knows.
+///
+/// Never two switches: a real `SW_TABLET_MODE` switch present means no virtual one, whatever the manual setting says
+/// (the desktop reads the real one). Never a guess: while tablet mode is not decided there is no virtual switch.
+struct VirtualSwitchPolicy: Sendable, Hashable {
+    /// `[Policy] VirtualTabletSwitch=`.
+    var mode: DaemonSettings.VirtualTabletSwitchMode
+
+    /// What the daemon knows when it decides.
+    struct Inputs: Sendable, Hashable {
+        /// Tablet mode now; nil when nothing tells.
+        var tabletMode: Bool?
+        /// What decides it; nil when nothing tells.
+        var source: TabletModeSource?
+        /// Whether a real tablet-mode switch is present.
+        var realSwitch: Bool
+        /// Whether the hinge counts: a base accelerometer that works.
+        var hinge: Bool
+    }
+
+    /// The virtual switch's state for `inputs`: nil when there is to be none.
+    func published(_ inputs: Inputs) -> Bool? {
+        guard mode != .no, !inputs.realSwitch, let tabletMode = inputs.tabletMode, let source = inputs.source else {
+            return nil
+        }
+        switch source {
+        case .switch:
+            return nil
+        case .hinge:
+            return tabletMode
+        case .manual:
+            return mode == .yes || inputs.hinge ? tabletMode : nil
+        }
+    }
+}

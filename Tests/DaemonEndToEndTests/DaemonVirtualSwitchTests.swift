@@ -1,0 +1,200 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Glibc
+import OrientdTestKit
+import Testing
+
+extension EmulatedDeviceTests {
+    /// The virtual tablet-mode switch (`[Policy] VirtualTabletSwitch=`) on a convertible with two emulated
+    /// accelerometers and an emulated `/dev/uinput`: made with its capabilities and state when the hinge first
+    /// decides, told every change, never made before a decision or beside a real switch, removed at exit.
+    @Suite struct DaemonVirtualSwitchTests {
+        typealias Convertible = DaemonHingeTests.Convertible
+        typealias Record = UInputEmulation.Record
+
+        /// The records from the last `UI_DEV_CREATE` on: the state written on creation and every change since.
+        static func sinceCreation(_ records: [Record]) -> [Record] {
+            guard let created = records.lastIndex(of: .create) else { return [] }
+            return Array(records[(created + 1)...]).filter { $0 != .getSysname }
+        }
+
+        /// The events a change of tablet mode writes.
+        static func change(_ tablet: Bool) -> [Record] { [.tabletMode(tablet), .report] }
+
+        @Test func foldUnfoldAndTheManualSettingAreWrittenAndExitRemovesIt() async throws {
+            var convertible = try await Convertible(uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+
+            let laptop = try #require(try await convertible.open(to: 100))
+            #expect(laptop["tablet_mode"]?.bool == false && laptop["tablet_mode_source"]?.string == "hinge")
+            var records = try await uinput.records { Self.sinceCreation($0) == Self.change(false) }
+            #expect(Self.sinceCreation(records) == Self.change(false), "made with the state decided: \(records)")
+            // The device: one switch, SW_TABLET_MODE, on the virtual bus, named so that orientd knows its own.
+            #expect(records.first == .opened, "\(records)")
+            #expect(records.contains(.getVersion))
+            #expect(records.filter { if case .setSwitchBit = $0 { true } else { false } } == [.setSwitchBit(1)])
+            let types = records.compactMap { if case .setEventBit(let type) = $0 { type } else { nil } }
+            #expect(types.contains(5) && types.allSatisfy { $0 == 0 || $0 == 5 }, "EV_SW only: \(types)")
+            #expect(records.contains(.setup(name: "orientd tablet-mode switch", bus: 6, vendor: 0, product: 0)))
+            #expect(!records.contains { if case .other = $0 { true } else { false } }, "\(records)")
+
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 300)) { $0["tablet_mode"]?.bool == true }
+            )
+            records = try await uinput.records { Self.sinceCreation($0).count == 4 }
+            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true), "folded: \(records)")
+
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == false }
+            )
+            records = try await uinput.records { Self.sinceCreation($0).count == 6 }
+            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true) + Self.change(false))
+
+            // The manual setting wins over the hinge, and the switch says it; back to auto, the hinge again.
+            #expect(try await convertible.orientctl(["tablet-mode", "on"]).status == .exited(0))
+            records = try await uinput.records { Self.sinceCreation($0).count == 8 }
+            #expect(Array(Self.sinceCreation(records).suffix(2)) == Self.change(true), "manual on: \(records)")
+            #expect(try await convertible.orientctl(["tablet-mode", "auto"]).status == .exited(0))
+            records = try await uinput.records { Self.sinceCreation($0).count == 10 }
+            #expect(Array(Self.sinceCreation(records).suffix(2)) == Self.change(false), "auto: \(records)")
+            #expect(records.filter { $0 == .create }.count == 1, "one device all along: \(records)")
+
+            #expect(await convertible.daemon.stop() == .exited(0), "\(convertible.daemon.process.report)")
+            records = try await uinput.records { $0.last == .destroy }
+            #expect(records.last == .destroy, "removed at exit: \(records)")
+        }
+
+        @Test func nothingIsMadeBeforeADecisionAndARestartMakesItAnew() async throws {
+            var convertible = try await Convertible(uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            // Generating, both sensors read, the lid on its side: the angle is unknown, nothing decided.
+            let side = try await convertible.hold(
+                display: AxisValues(x: 1000, y: 0, z: 0),
+                base: AxisValues(x: 1000, y: 0, z: 0),
+                atLeast: .seconds(1)
+            ) { $0["device"]?.string == "portrait" }
+            #expect(side?["tablet_mode"]?.isNull == true, "\(String(describing: side))")
+            #expect(uinput.records.isEmpty, "no decision, no switch: \(uinput.records)")
+
+            _ = try #require(try await convertible.open(to: 300))
+            var records = try await uinput.records { Self.sinceCreation($0) == Self.change(true) }
+            #expect(Self.sinceCreation(records) == Self.change(true), "\(records)")
+
+            try await convertible.restart()
+            records = uinput.records
+            #expect(records.filter { $0 == .destroy }.count == 1 && records.last == .destroy, "\(records)")
+            // The hinge's decision is not kept across a restart: no switch until the hinge decides again.
+            let before = records.count
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(uinput.records.count == before, "\(uinput.records)")
+            _ = try #require(try await convertible.open(to: 300))
+            records = try await uinput.records {
+                $0.filter { $0 == .create }.count == 2 && Self.sinceCreation($0).count == 2
+            }
+            #expect(Self.sinceCreation(records) == Self.change(true), "made anew: \(records)")
+        }
+
+        @Test func aRealSwitchMeansNoVirtualOneAndItsOwnDeviceIsNotARealSwitch() async throws {
+            var convertible = try await Convertible(uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            _ = try #require(try await convertible.open(to: 300))
+            _ = try await uinput.records { Self.sinceCreation($0) == Self.change(true) }
+
+            // The device the kernel would show for the virtual switch: the daemon must not read it back.
+            let own = TabletSwitchFixture(
+                inputNumber: 420,
+                eventNumber: 20,
+                name: "orientd tablet-mode switch",
+                initiallyTablet: true,
+                parentPath: "/sys/devices/virtual"
+            )
+            try own.add(to: convertible.testbed, announce: true)
+            // A real switch after it, saying laptop: its uevent comes after the virtual device's.
+            let real = TabletSwitchFixture(initiallyTablet: false)
+            try real.add(to: convertible.testbed, announce: true)
+            let state = try await convertible.hold(display: Convertible.lid(at: 300)) {
+                $0["tablet_mode_source"]?.string == "switch"
+            }
+            #expect(state?["tablet_mode"]?.bool == false, "\(String(describing: state))")
+            let switches = try await convertible.client.call("status").result?["tablet_mode"]?["switches"]?.array ?? []
+            #expect(switches.map { $0["device"]?.string } == ["/dev/input/event5"], "only the real one: \(switches)")
+            let records = try await uinput.records { $0.contains(.destroy) }
+            #expect(Array(records.suffix(1)) == [.destroy], "a real switch: the virtual one goes: \(records)")
+
+            // Folded and unfolded with the real switch: no virtual switch again.
+            try real.set(tablet: true, on: convertible.testbed)
+            _ = try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == true }
+            #expect(uinput.records.filter { $0 == .create }.count == 1, "\(uinput.records)")
+        }
+
+        @Test func aReloadAppliesTheSettingAtOnce() async throws {
+            var convertible = try await Convertible(uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            _ = try #require(try await convertible.open(to: 300))
+            _ = try await uinput.records { Self.sinceCreation($0) == Self.change(true) }
+
+            try "[Policy]\nAutoRotate=tablet-mode\nVirtualTabletSwitch=no\n"
+                .write(toFile: convertible.configPath, atomically: true, encoding: .utf8)
+            convertible.daemon.process.signal(SIGHUP)
+            var records = try await uinput.records { $0.last == .destroy }
+            #expect(records.last == .destroy, "VirtualTabletSwitch=no: \(records)")
+
+            try "[Policy]\nAutoRotate=tablet-mode\n".write(
+                toFile: convertible.configPath,
+                atomically: true,
+                encoding: .utf8
+            )
+            convertible.daemon.process.signal(SIGHUP)
+            records = try await uinput.records {
+                $0.filter { $0 == .create }.count == 2 && Self.sinceCreation($0).count == 2
+            }
+            #expect(Self.sinceCreation(records) == Self.change(true), "back to auto, with the decision: \(records)")
+        }
+
+        @Test(arguments: [("no", false), ("auto", false), ("yes", true)])
+        func theSettingDecides(setting: String, manualWithoutHinge: Bool) async throws {
+            var convertible = try await Convertible(policy: ["VirtualTabletSwitch=\(setting)"], uinput: true)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            _ = try #require(try await convertible.open(to: 300))
+            var records = try await uinput.records(within: setting == "no" ? .seconds(1) : .seconds(10)) {
+                $0.contains(.create)
+            }
+            #expect(records.contains(.create) == (setting != "no"), "\(setting): \(records)")
+
+            // Without the base accelerometer only the manual setting decides: `yes` publishes it, `auto` does not.
+            try convertible.testbed.removeDevice(convertible.base.syspath, announce: true)
+            _ = try await convertible.hold(display: Convertible.lid(at: 300), base: nil) {
+                $0["tablet_mode_source"]?.isNull == true
+            }
+            records = try await uinput.records {
+                $0.filter { $0 == .create }.count == $0.filter { $0 == .destroy }.count
+            }
+            #expect(records.filter { $0 == .create }.count == records.filter { $0 == .destroy }.count, "\(records)")
+            #expect(try await convertible.orientctl(["tablet-mode", "on"]).status == .exited(0))
+            let creations = records.filter { $0 == .create }.count
+            records = try await uinput.records(within: manualWithoutHinge ? .seconds(10) : .seconds(1)) {
+                $0.filter { $0 == .create }.count > creations && Self.sinceCreation($0).count >= 2
+            }
+            let made = records.filter { $0 == .create }.count > creations
+            #expect(made == manualWithoutHinge, "\(setting), manual on without a hinge: \(records)")
+            if made { #expect(Self.sinceCreation(records) == Self.change(true), "\(records)") }
+        }
+    }
+}
