@@ -174,6 +174,73 @@ struct HingeFeed {
         #expect(feed.monitor.tabletMode == true)
     }
 
+    /// Moves the hinge from `from` to `to` (degrees, may leave [0°, 360°)) in `seconds`, in small steps.
+    private static func sweep(_ feed: inout HingeFeed, from: Double, to: Double, seconds: Double, roll: Double = 0) {
+        let steps = 20
+        for step in 1...steps {
+            let angle = from + (to - from) * Double(step) / Double(steps)
+            feed.hold(angle: (angle + 360).truncatingRemainder(dividingBy: 360), roll: roll, seconds: seconds / 20)
+        }
+    }
+
+    /// A folded tablet whose readings creep past 360° to 13° (as a turn in the hands makes them) and rest there is
+    /// still folded: a hinge cannot go from 359° to 13° without the laptop range. The same for a closed lid whose
+    /// readings creep below 0°.
+    @Test func theSeamIsNeverCrossed() {
+        var feed = HingeFeed()
+        feed.hold(angle: 300, seconds: 2)
+        #expect(feed.monitor.tabletMode == true)
+        Self.sweep(&feed, from: 300, to: 357, seconds: 1)
+        Self.sweep(&feed, from: 357, to: 373, seconds: 0.5, roll: -30)
+        feed.hold(angle: 13, roll: -30, seconds: 3)
+        #expect(feed.monitor.angle == nil)
+        #expect(feed.monitor.tabletMode == true)
+
+        var closed = HingeFeed()
+        closed.hold(angle: 100, seconds: 2)
+        #expect(closed.monitor.tabletMode == false)
+        Self.sweep(&closed, from: 100, to: 3, seconds: 1)
+        Self.sweep(&closed, from: 3, to: -25, seconds: 0.5, roll: 30)
+        closed.hold(angle: 335, roll: 30, seconds: 3)
+        #expect(closed.monitor.angle == nil)
+        #expect(closed.monitor.tabletMode == false)
+    }
+
+    /// After the track is lost (half a second without a usable reading), a reading near the seam decides nothing:
+    /// the trusted range is 20°…340°.
+    @Test(arguments: [5.0, 15.0, 345.0, 355.0])
+    func anglesNearTheSeamAreNotTrusted(angle: Double) {
+        var feed = HingeFeed()
+        feed.hold(angle: angle, seconds: 3)
+        #expect(feed.monitor.angle == nil)
+        #expect(feed.monitor.tabletMode == nil)
+    }
+
+    /// An excursion of the angle while the machine moves (a turn on a table reads tens of degrees off) is no fold:
+    /// it must rise by 90° to 240° or more.
+    @Test func anExcursionWhileMovingIsNoFold() {
+        var feed = HingeFeed()
+        feed.hold(angle: 180, seconds: 2)
+        #expect(feed.monitor.tabletMode == nil)
+        Self.sweep(&feed, from: 180, to: 265, seconds: 0.6)
+        Self.sweep(&feed, from: 265, to: 180, seconds: 0.6)
+        feed.hold(angle: 180, seconds: 2)
+        #expect(feed.monitor.tabletMode == nil)
+    }
+
+    /// A machine turned continuously never passes as still, however steady the size of its readings.
+    @Test func aTurningMachineIsNotStill() {
+        var feed = HingeFeed()
+        feed.hold(angle: 120, seconds: 2)
+        #expect(feed.monitor.tabletMode == false)
+        // Two turns about the hinge in 4 s: each reading's size is g throughout.
+        for step in 1...200 {
+            feed.hold(angle: 120, roll: 3.6 * Double(step), seconds: 0.02)
+            #expect(feed.monitor.angle == nil, "step \(step)")
+        }
+        #expect(feed.monitor.tabletMode == false)
+    }
+
     /// Folding from laptop to tablet in 0.8 s: tablet mode within half a second of the fold's end.
     @Test(arguments: [(25.0, 10.0), (10.0, 25.0), (100.0, 100.0), (10.0, 10.0)])
     func foldIsDecidedWithinHalfASecond(displayRate: Double, baseRate: Double) throws {
