@@ -42,8 +42,9 @@
 ///
 /// A machine folded flat (355–360°) reads like a closed one, so **the fold itself** also decides: when the
 /// followed angle rises by at least 90° in one continuous stretch to ``foldAngle`` or more (at least 240°) while
-/// the hinge-axis components agree (the machine turns about its hinge), it is tablet mode at once, before the
-/// fold ends. A turn of the whole machine errs by less than that.
+/// the hinge-axis components agree within 1.5 m/s² (the lid turns about its hinge) and the base's reading is within
+/// 10 % of g (the base is held while the lid turns), it is tablet mode at once, before the fold ends. A turn of the
+/// whole machine errs by less than that, or shakes the base too.
 ///
 /// Readings are in m/s² (the daemon's calibrated samples, and traces recorded by it).
 public struct HingeMonitor: Sendable {
@@ -175,7 +176,8 @@ public struct HingeMonitor: Sendable {
                 tabletMode = false
             }
         } else if tabletMode != true, track >= foldAngle, track - trackLow >= Self.foldRise,
-            axisDifference <= Self.foldAxisAgreement
+            axisDifference <= Self.foldAxisAgreement,
+            (b.magnitude - Self.gravity).magnitude <= Self.magnitudeTolerance * Self.gravity
         {
             tabletMode = true
         }

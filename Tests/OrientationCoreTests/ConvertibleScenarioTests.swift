@@ -214,7 +214,7 @@ import Testing
     @Test(arguments: rates.map { [$0.display, $0.base] })
     func aFlatLaptopTurnedRoundOnATableStaysALaptop(rates: [Double]) {
         for layout in ConvertibleScenario.Layout.all {
-            for seconds in [1.0, 1.5, 2.0, 2.5] {
+            for seconds in [0.6, 1.0, 1.5, 2.0, 2.5] {
                 let scenario = ConvertibleScenario.flatLaptopTurnedRoundOnATable(
                     seconds: seconds,
                     displayRate: rates[0],
