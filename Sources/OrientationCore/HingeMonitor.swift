@@ -35,7 +35,7 @@
 ///
 /// A hinge cannot pass from folded to closed without going through the laptop range, so the angle is followed
 /// **across the 0°/360° seam**: each reading is taken as the value nearest the last one (a folded tablet turned in
-/// the hands reads 373°, not 13°); the track starts afresh after half a second without a usable reading, a
+/// the hands reads 373°, not 13°); the track starts afresh after a second without a usable reading, a
 /// step of more than 90° between two readings, or more than 90° past 0° or 360°. A trusted angle at or above ``HingeConfiguration/tabletAngle`` means tablet mode, at or below
 /// ``HingeConfiguration/laptopAngle`` laptop mode; in between the decision is kept, as it is while the angle is
 /// not trusted.
@@ -90,8 +90,9 @@ public struct HingeMonitor: Sendable {
     /// The largest step of the followed angle between two readings, and its largest excursion past 0° or 360°,
     /// degrees: beyond them the track starts afresh.
     private static let largestStep = 90.0
-    /// How long the followed angle survives without a usable reading, seconds.
-    private static let trackGap = 0.5
+    /// How long the followed angle survives without a usable reading, seconds: as long as a reading may wait for
+    /// its pair, so that the sensors' idle rate (2 Hz by default) keeps it.
+    private static let trackGap = 1.0
     private static let magnitudeTolerance = 0.1
     private static let magnitudeAgreement = 1.0
     /// The largest difference of the hinge-axis components of a still machine, m/s².

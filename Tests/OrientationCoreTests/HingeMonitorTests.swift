@@ -206,7 +206,7 @@ struct HingeFeed {
         #expect(closed.monitor.tabletMode == false)
     }
 
-    /// After the track is lost (half a second without a usable reading), a reading near the seam decides nothing:
+    /// After the track is lost (a second without a usable reading), a reading near the seam decides nothing:
     /// the trusted range is 20°…340°.
     @Test(arguments: [5.0, 15.0, 345.0, 355.0])
     func anglesNearTheSeamAreNotTrusted(angle: Double) {
@@ -238,6 +238,18 @@ struct HingeFeed {
             feed.hold(angle: 120, roll: 3.6 * Double(step), seconds: 0.02)
             #expect(feed.monitor.angle == nil, "step \(step)")
         }
+        #expect(feed.monitor.tabletMode == false)
+    }
+
+    /// At the sensors' idle rate (2 Hz while the display is still) the angle stays known and the seam followed.
+    @Test func theIdleRateKeepsTheAngle() throws {
+        var feed = HingeFeed()
+        feed.hold(angle: 130, seconds: 2)
+        feed.displayRate = 2
+        feed.baseRate = 2
+        feed.hold(angle: 130, seconds: 6, noise: 0.05)
+        let angle = try #require(feed.monitor.angle)
+        #expect(Convertible.distance(angle, 130) < 2)
         #expect(feed.monitor.tabletMode == false)
     }
 
