@@ -18,27 +18,26 @@
 /// rates and with gaps.
 ///
 /// The sensors sit at different places on the machine, so any turn of the whole machine gives each its own
-/// acceleration (centripetal and tangential), and the angle between their readings is then off by as much as
-/// 30°. An angle is therefore **trusted** only while the machine is truly still:
+/// acceleration (centripetal and tangential), and the angle between their readings is then off by tens of degrees.
+/// An angle is therefore **trusted** only while the machine is truly still:
 ///
-/// - the **direction** of each reading has stayed within 3° of its recent average (τ 400 ms, started afresh from the
-///   reading whenever it leaves those 3°) for 400 ms, and the
-///   size of each reading is steady too (the RMS deviation of |a| from its one-second average at most 5 % of g),
-///   and so has the angle itself, within 1.5° of its recent average (a turn that changes each sensor's reading a
-///   little changes their angle by the sum);
+/// - the **direction** of each reading has stayed within 3° of its recent average (τ 400 ms, started afresh from
+///   the reading whenever it leaves those 3°) for 400 ms, and so has the angle itself within 1.5° (a turn that
+///   moves each reading a little moves their angle by the sum); the size of each reading is steady too (the RMS
+///   deviation of |a| from its one-second average at most 5 % of g);
 /// - both readings are within 10 % of g, within 1 m/s² of each other, and their hinge-axis (x) components agree
 ///   within 0.6 m/s²: a rigid, still machine reads the same gravity along its hinge with both sensors;
 /// - the hinge axis is at least 25° from vertical (the (y, z) part of each reading at least sin 25° × g), and the
 ///   other sensor's reading is at most a second old;
-/// - the angle is within the trusted range, 20°…340° (closed and folded look alike to gravity; the range keeps a
-///   margin larger than the worst error of a still angle on the project's physical scenarios).
+/// - the angle is within the trusted range, 20°…340° (closed and folded look alike to gravity; the margin is more
+///   than a closed or folded machine's distance from the seam plus the worst error of a trusted angle).
 ///
 /// A hinge cannot pass from folded to closed without going through the laptop range, so the angle is followed
 /// **across the 0°/360° seam**: each reading is taken as the value nearest the last one (a folded tablet turned in
-/// the hands reads 373°, not 13°); the track starts afresh after a second without a usable reading, a
-/// step of more than 90° between two readings, or more than 90° past 0° or 360°. A trusted angle at or above ``HingeConfiguration/tabletAngle`` means tablet mode, at or below
-/// ``HingeConfiguration/laptopAngle`` laptop mode; in between the decision is kept, as it is while the angle is
-/// not trusted.
+/// the hands reads 373°, not 13°); the track starts afresh after a second without a usable reading, a step of more
+/// than 90° between two readings, or more than 90° past 0° or 360°. A trusted angle at or above
+/// ``HingeConfiguration/tabletAngle`` means tablet mode, at or below ``HingeConfiguration/laptopAngle`` laptop
+/// mode; in between the decision is kept, as it is while the angle is not trusted.
 ///
 /// A machine folded flat (355–360°) reads like a closed one, so **the fold itself** also decides: when the
 /// followed angle rises by at least 90° in one continuous stretch to ``foldAngle`` or more (at least 240°) while
@@ -79,10 +78,10 @@ public struct HingeMonitor: Sendable {
     /// The time constant of the average direction a reading is compared with, seconds.
     private static let directionTime = 0.400
     /// The largest angle (radians, squared) between a reading's direction and its average that counts as steady.
-    private static let steadyAngleSquared = (3.0 * .pi / 180) * (3.0 * .pi / 180)
+    private static let steadyDirectionSquared = (3.0 * .pi / 180) * (3.0 * .pi / 180)
     /// The largest distance (degrees) of the angle from its recent average that counts as steady.
     private static let steadyAngle = 1.5
-    /// How long each reading's direction must stay steady, seconds.
+    /// How long each reading's direction, and the angle, must stay steady, seconds.
     private static let steadyTime = 0.400
     /// The largest RMS deviation of |a| from its average (relative to g) that counts as still.
     private static let stillDeviation = 0.05
@@ -279,7 +278,7 @@ public struct HingeMonitor: Sendable {
                     let dx = unit.x - average.x
                     let dy = unit.y - average.y
                     let dz = unit.z - average.z
-                    if dx * dx + dy * dy + dz * dz > HingeMonitor.steadyAngleSquared {
+                    if dx * dx + dy * dy + dz * dz > HingeMonitor.steadyDirectionSquared {
                         // Moved: the steady stretch starts again from here.
                         direction = unit
                         steadySince = sample.time
