@@ -269,6 +269,32 @@ struct ConvertibleScenario {
         )
     }
 
+    /// A laptop folded into a tablet in `seconds`, its base resting on a table, or picked up and tilted towards the
+    /// user as it folds (`inTheHands`).
+    static func folded(
+        seconds: Double,
+        inTheHands: Bool,
+        displayRate: Double,
+        baseRate: Double,
+        baseDelay: Double,
+        layout: Layout,
+        seed: UInt64
+    ) -> ConvertibleScenario {
+        let segments: [Segment] = [
+            .hold("laptop, typing", 4, .typing, from: (110, 0, 0)),
+            .move("folded into a tablet", seconds, angle: 358, roll: inTheHands ? -30 : 0, pitch: inTheHands ? 10 : 0),
+            .hold("tablet", 3),
+        ]
+        return ConvertibleScenario(
+            segments: segments,
+            displayRate: displayRate,
+            baseRate: baseRate,
+            baseDelay: baseDelay,
+            layout: layout,
+            seed: seed
+        )
+    }
+
     /// A laptop opened flat on a table and turned round on it (about the middle of the machine) in `seconds`, to
     /// show the screen across the table, and back.
     static func flatLaptopTurnedRoundOnATable(

@@ -15,9 +15,11 @@ import OrientationCore
 import Testing
 
 /// The hinge monitor, the classifier and the policy with `AutoRotate=tablet-mode` on generated two-sensor traces
-/// of a convertible in use, scored: the angle within ±5° whenever it is trustworthy and the machine still, no
-/// wrong tablet-mode moment outside the hysteresis band (the unreliable stretches must keep the last decision),
-/// tablet mode within 500 ms of the end of a fold, and no rotation in laptop mode.
+/// of a convertible in use (each sensor at its place on the machine), scored: the angle within ±5° whenever it is
+/// trustworthy and the machine still, no wrong tablet-mode moment outside the hysteresis band from a second after
+/// each move (the unreliable stretches must keep the last decision), tablet mode within 500 ms of the end of a
+/// fold, and no rotation in laptop mode. Then the moves that once flipped tablet mode, at several speeds, rates and
+/// sensor layouts, and folds.
 @Suite struct ConvertibleScenarioTests {
     struct Score {
         var angleChecked = 0
@@ -228,6 +230,34 @@ import Testing
                 #expect(replay.changes.map(\.tabletMode) == [false], "\(context): \(replay.changes)")
                 #expect(replay.worstStillError <= 5, "\(context): \(replay.worstStillErrorAt)")
                 #expect(replay.worstErrorWhileTurning <= 10, "\(context): \(replay.worstErrorWhileTurningAt)")
+            }
+        }
+    }
+
+    /// Every fold into a tablet (folded flat, where the angle is never trusted) is decided by the fold itself,
+    /// within a second of its end, at every speed, rate and sensor layout, on a table or in the hands.
+    @Test(arguments: rates.map { [$0.display, $0.base] })
+    func everyFoldIsDecidedWithinASecond(rates: [Double]) {
+        for layout in ConvertibleScenario.Layout.all {
+            for seconds in [0.7, 1.0, 1.5, 2.5] {
+                for inTheHands in [false, true] {
+                    let scenario = ConvertibleScenario.folded(
+                        seconds: seconds,
+                        inTheHands: inTheHands,
+                        displayRate: rates[0],
+                        baseRate: rates[1],
+                        baseDelay: 0.5 / rates[1],
+                        layout: layout,
+                        seed: 2
+                    )
+                    let replay = Self.replay(scenario)
+                    let context =
+                        "\(rates[0])/\(rates[1]) Hz, \(layout), folded in \(seconds) s\(inTheHands ? " in the hands" : "")"
+                    #expect(replay.changes.map(\.tabletMode) == [false, true], "\(context): \(replay.changes)")
+                    if let fold = replay.changes.last, fold.tabletMode == true {
+                        #expect(fold.time <= 4 + seconds + 1, "\(context): tablet at \(fold.time) s")
+                    }
+                }
             }
         }
     }
