@@ -35,7 +35,8 @@
 /// A hinge cannot pass from folded to closed without going through the laptop range, so the angle is followed
 /// **across the 0°/360° seam**: each reading is taken as the value nearest the last one (a folded tablet turned in
 /// the hands reads 373°, not 13°); the track starts afresh after a second without a usable reading, a step of more
-/// than 90° between two readings, or more than 90° past 0° or 360°. A trusted angle at or above
+/// than 90° between two readings, more than 90° past 0° or 360°, or, while still, more than 20° past them (where a
+/// still hinge cannot read). A trusted angle at or above
 /// ``HingeConfiguration/tabletAngle`` means tablet mode, at or below ``HingeConfiguration/laptopAngle`` laptop
 /// mode; in between the decision is kept, as it is while the angle is not trusted.
 ///
@@ -161,11 +162,18 @@ public struct HingeMonitor: Sendable {
         guard (d.y * d.y + d.z * d.z).squareRoot() >= Self.smallestCrossPart,
             (b.y * b.y + b.z * b.z).squareRoot() >= Self.smallestCrossPart
         else { return false }
-        follow(HingeAngle.degrees(display: d, base: b), at: time)
+        let reading = HingeAngle.degrees(display: d, base: b)
+        follow(reading, at: time)
         let previous = tabletMode
         let axisDifference = (d.x - b.x).magnitude
-        if Self.isStill(display, base, at: time), axisDifference <= Self.axisAgreement,
-            time - trackSteadySince >= Self.steadyTime,
+        let still = Self.isStill(display, base, at: time) && axisDifference <= Self.axisAgreement
+        if still, track < -Self.lowestTrustedAngle || track > 360 + Self.lowestTrustedAngle {
+            // Still, and farther past the seam than a still hinge can read: the track went astray while the
+            // machine moved (a violent fold reads backwards at first); the reading is right, and it is no fold.
+            trackLow = reading
+            restartTrack(at: reading, time)
+        }
+        if still, time - trackSteadySince >= Self.steadyTime,
             track >= Self.lowestTrustedAngle, track <= Self.highestTrustedAngle
         {
             angle = track
@@ -203,14 +211,20 @@ public struct HingeMonitor: Sendable {
         } else {
             // A fresh start: the first usable reading, one after a gap, or a leap no hinge makes between two
             // readings (a rise from the laptop range still counts as one).
-            track = reading
-            trackLow = recent ? min(trackLow, reading) : reading
-            tracking = true
-            trackAverage = reading
-            trackSteadySince = time
+            if !recent { trackLow = reading }
+            restartTrack(at: reading, time)
         }
         trackLow = min(trackLow, track)
         trackTime = time
+    }
+
+    /// Starts following the angle afresh from `reading`, not yet steady.
+    private mutating func restartTrack(at reading: Double, _ time: Double) {
+        track = reading
+        trackLow = min(trackLow, reading)
+        tracking = true
+        trackAverage = reading
+        trackSteadySince = time
     }
 
     private static func isStill(_ display: Filter, _ base: Filter, at time: Double) -> Bool {

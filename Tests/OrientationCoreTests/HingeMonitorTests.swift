@@ -200,10 +200,23 @@ struct HingeFeed {
         closed.hold(angle: 100, seconds: 2)
         #expect(closed.monitor.tabletMode == false)
         Self.sweep(&closed, from: 100, to: 3, seconds: 1)
-        Self.sweep(&closed, from: 3, to: -25, seconds: 0.5, roll: 30)
-        closed.hold(angle: 335, roll: 30, seconds: 3)
+        Self.sweep(&closed, from: 3, to: -13, seconds: 0.5, roll: 30)
+        closed.hold(angle: 347, roll: 30, seconds: 3)
         #expect(closed.monitor.angle == nil)
         #expect(closed.monitor.tabletMode == false)
+    }
+
+    /// A track that went astray while the machine moved (readings farther past the seam than a still hinge can
+    /// read) gives way to the reading once the machine is still: a stand at 300° is a stand.
+    @Test func aStillReadingFarPastTheSeamRestartsTheTrack() throws {
+        var feed = HingeFeed()
+        feed.hold(angle: 100, seconds: 2)
+        #expect(feed.monitor.tabletMode == false)
+        Self.sweep(&feed, from: 100, to: -60, seconds: 0.5)
+        feed.hold(angle: 300, seconds: 2)
+        let angle = try #require(feed.monitor.angle)
+        #expect(Convertible.distance(angle, 300) < 1)
+        #expect(feed.monitor.tabletMode == true)
     }
 
     /// After the track is lost (a second without a usable reading), a reading near the seam decides nothing:
