@@ -73,6 +73,21 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(classifier.deviceOrientation)
     }
 
+    // The hinge of a two-accelerometer convertible: each sample in turn as the display's and the base's reading
+    // (the lid at 180° in every pose, and moving between them), through every stillness and seam check.
+    Benchmark("Hinge monitor: 100,000 samples") { benchmark in
+        var monitor = HingeMonitor()
+        var changes = 0
+        benchmark.startMeasurement()
+        for (index, sample) in samples.enumerated()
+        where monitor.update(sample, from: index % 2 == 0 ? .display : .base) {
+            changes += 1
+        }
+        benchmark.stopMeasurement()
+        blackHole(changes)
+        blackHole(monitor.angle)
+    }
+
     // The daemon's hot path from the IIO buffer: decode each 16-byte scan (le:s16 x, y, z and an
     // s64 timestamp), calibrate it (scale, offset, mount matrix) and classify it.
     Benchmark("Decode + calibrate + classify: 100,000 scans") { benchmark in

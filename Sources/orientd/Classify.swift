@@ -34,6 +34,9 @@ struct Classify: ParsableCommand {
 
               {"t": 8.04, "tablet_mode": true, "hinge": 231.5}
 
+            'hinge' is the trusted angle, null when the fold itself decided (while the machine \
+            moved, or folded flat where the angle is never trusted).
+
             With --auto-rotate tablet-mode the interface follows the device only in tablet mode, \
             as the daemon's [Policy] AutoRotate=tablet-mode.
             """

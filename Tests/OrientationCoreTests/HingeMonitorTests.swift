@@ -146,11 +146,11 @@ struct HingeFeed {
 
     @Test func shakingIsUnreliable() {
         var feed = HingeFeed()
-        feed.hold(angle: 120, seconds: 1)
-        #expect(feed.monitor.tabletMode == false)
-        feed.hold(angle: 250, seconds: 2, noise: 4)
+        feed.hold(angle: 250, seconds: 1)
+        #expect(feed.monitor.tabletMode == true)
+        feed.hold(angle: 120, seconds: 2, noise: 4)
         #expect(feed.monitor.angle == nil)
-        #expect(feed.monitor.tabletMode == false)
+        #expect(feed.monitor.tabletMode == true)
     }
 
     @Test func aSilentSensorMakesTheAngleUnknown() {
@@ -172,6 +172,98 @@ struct HingeFeed {
         #expect(feed.monitor.tabletMode == true)
         feed.monitor.forget(.base)
         #expect(feed.monitor.tabletMode == true)
+    }
+
+    /// Moves the hinge from `from` to `to` (degrees, may leave [0°, 360°)) in `seconds`, in small steps.
+    private static func sweep(_ feed: inout HingeFeed, from: Double, to: Double, seconds: Double, roll: Double = 0) {
+        let steps = 20
+        for step in 1...steps {
+            let angle = from + (to - from) * Double(step) / Double(steps)
+            feed.hold(angle: (angle + 360).truncatingRemainder(dividingBy: 360), roll: roll, seconds: seconds / 20)
+        }
+    }
+
+    /// A folded tablet whose readings creep past 360° to 13° (as a turn in the hands makes them) and rest there is
+    /// still folded: a hinge cannot go from 359° to 13° without the laptop range. The same for a closed lid whose
+    /// readings creep below 0°.
+    @Test func theSeamIsNeverCrossed() {
+        var feed = HingeFeed()
+        feed.hold(angle: 300, seconds: 2)
+        #expect(feed.monitor.tabletMode == true)
+        Self.sweep(&feed, from: 300, to: 357, seconds: 1)
+        Self.sweep(&feed, from: 357, to: 373, seconds: 0.5, roll: -30)
+        feed.hold(angle: 13, roll: -30, seconds: 3)
+        #expect(feed.monitor.angle == nil)
+        #expect(feed.monitor.tabletMode == true)
+
+        var closed = HingeFeed()
+        closed.hold(angle: 100, seconds: 2)
+        #expect(closed.monitor.tabletMode == false)
+        Self.sweep(&closed, from: 100, to: 3, seconds: 1)
+        Self.sweep(&closed, from: 3, to: -13, seconds: 0.5, roll: 30)
+        closed.hold(angle: 347, roll: 30, seconds: 3)
+        #expect(closed.monitor.angle == nil)
+        #expect(closed.monitor.tabletMode == false)
+    }
+
+    /// A track that went astray while the machine moved (readings farther past the seam than a still hinge can
+    /// read) gives way to the reading once the machine is still: a stand at 300° is a stand.
+    @Test func aStillReadingFarPastTheSeamRestartsTheTrack() throws {
+        var feed = HingeFeed()
+        feed.hold(angle: 100, seconds: 2)
+        #expect(feed.monitor.tabletMode == false)
+        Self.sweep(&feed, from: 100, to: -60, seconds: 0.5)
+        feed.hold(angle: 300, seconds: 2)
+        let angle = try #require(feed.monitor.angle)
+        #expect(Convertible.distance(angle, 300) < 1)
+        #expect(feed.monitor.tabletMode == true)
+    }
+
+    /// After the track is lost (a second without a usable reading), a reading near the seam decides nothing:
+    /// the trusted range is 20°…340°.
+    @Test(arguments: [5.0, 15.0, 345.0, 355.0])
+    func anglesNearTheSeamAreNotTrusted(angle: Double) {
+        var feed = HingeFeed()
+        feed.hold(angle: angle, seconds: 3)
+        #expect(feed.monitor.angle == nil)
+        #expect(feed.monitor.tabletMode == nil)
+    }
+
+    /// An excursion of the angle while the machine moves (a turn on a table reads tens of degrees off) is no fold:
+    /// it must rise by 90° to 240° or more.
+    @Test func anExcursionWhileMovingIsNoFold() {
+        var feed = HingeFeed()
+        feed.hold(angle: 180, seconds: 2)
+        #expect(feed.monitor.tabletMode == nil)
+        Self.sweep(&feed, from: 180, to: 265, seconds: 0.6)
+        Self.sweep(&feed, from: 265, to: 180, seconds: 0.6)
+        feed.hold(angle: 180, seconds: 2)
+        #expect(feed.monitor.tabletMode == nil)
+    }
+
+    /// A machine turned continuously never passes as still, however steady the size of its readings.
+    @Test func aTurningMachineIsNotStill() {
+        var feed = HingeFeed()
+        feed.hold(angle: 120, seconds: 2)
+        #expect(feed.monitor.tabletMode == false)
+        // Two turns about the hinge in 4 s: each reading's size is g throughout.
+        for step in 1...200 {
+            feed.hold(angle: 120, roll: 3.6 * Double(step), seconds: 0.02)
+            #expect(feed.monitor.angle == nil, "step \(step)")
+        }
+        #expect(feed.monitor.tabletMode == false)
+    }
+
+    /// At the sensors' idle rate (2 Hz while the display is still) the angle stays known and the seam followed.
+    @Test func theIdleRateKeepsTheAngle() throws {
+        var feed = HingeFeed()
+        feed.hold(angle: 130, seconds: 2)
+        feed.displayRate = 2
+        feed.baseRate = 2
+        feed.hold(angle: 130, seconds: 6, noise: 0.05)
+        let angle = try #require(feed.monitor.angle)
+        #expect(Convertible.distance(angle, 130) < 2)
+        #expect(feed.monitor.tabletMode == false)
     }
 
     /// Folding from laptop to tablet in 0.8 s: tablet mode within half a second of the fold's end.
