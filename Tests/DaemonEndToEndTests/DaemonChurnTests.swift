@@ -51,7 +51,7 @@ extension EmulatedDeviceTests {
             #expect(await daemon.waitForBufferEnable("0", fixture))
             // A round trip: the warm-up connection's close has been handled to its end, its fd closed.
             _ = try await observer.call("status")
-            let baseline = resources.openFileCount
+            let baseline = await resources.settledOpenFileCount()
 
             var rng = SeededGenerator(seed: 0xC4_0C4)
             var open: [(DaemonConnection, Kind)] = []
@@ -112,10 +112,8 @@ extension EmulatedDeviceTests {
             #expect(status.result?["state"]?["sensor"]?.string == "stopped", "\(status)")
             #expect(status.result?["state"]?["generating"]?.bool == false, "\(status)")
             #expect(await daemon.waitForBufferEnable("0", fixture))
-            #expect(
-                resources.openFileCount == baseline,
-                "open files: \(baseline) before, \(resources.openFileCount) after"
-            )
+            let after = await resources.settledOpenFileCount()
+            #expect(after == baseline, "open files: \(baseline) before, \(after) after")
             #expect(counts.count == Kind.allCases.count, "\(counts)")
             #expect(await daemon.stop() == .exited(0))
         }

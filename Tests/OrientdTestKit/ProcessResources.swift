@@ -32,6 +32,18 @@ package struct ProcessResources {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
+    /// The open-file count once it holds still: the fewest of several looks over `seconds`. The daemon opens a file
+    /// for a moment now and then (`/proc/self/smaps`, when it gives back pages a second after start-up and after it
+    /// settles), which one look can catch; a descriptor leaked stays in every look.
+    package func settledOpenFileCount(over seconds: Double = 1.5) async -> Int {
+        var fewest = openFileCount
+        for _ in 0..<Int(seconds / 0.1) {
+            try? await Task.sleep(for: .milliseconds(100))
+            fewest = min(fewest, openFileCount)
+        }
+        return fewest
+    }
+
     private func field(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
