@@ -43,6 +43,8 @@ package final class Engine {
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     var sensorState = SensorState.stopped
     private var clientIDs = ClientIDs()
+    /// The daemon's own claims (``newListenerID()``): they run the sensors, but are no client generating.
+    private var listeners: Set<ClientID> = []
     var tiltTracker = TiltTracker()
     var paceTracker = PaceTracker()
     /// The base sensor's sample times on the display's clock, for the hinge.
@@ -104,13 +106,13 @@ package final class Engine {
     /// The state as clients see it.
     var state: OrientationState {
         OrientationState(
-            device: generation.isGenerating ? policy.device : .unknown,
+            device: clientsGenerate ? policy.device : .unknown,
             interface: policy.interface,
             rotation: policy.rotation,
             allowed: policy.allowed,
             lock: policy.lock,
             sensor: sensorState,
-            generating: generation.isGenerating,
+            generating: clientsGenerate,
             seq: publisher.seq,
             tabletMode: arbiter.tabletMode,
             tabletModeSource: arbiter.source,
@@ -118,12 +120,16 @@ package final class Engine {
         )
     }
 
-    /// Connections whose count is above zero.
-    var generatingConnections: Int { generation.counts.count }
-    /// The sum of all counts.
-    var generationTotal: Int { generation.total }
-    /// Whether anyone generates.
+    /// Connections (and bus clients) whose count is above zero; the daemon's own claims are not counted.
+    var generatingConnections: Int { generation.counts.keys.count(where: { !listeners.contains($0) }) }
+    /// The sum of the clients' counts, without the daemon's own claims.
+    var generationTotal: Int { generation.total - listenerTotal }
+    /// Whether anyone generates, a client or the daemon itself: whether the sensors run.
     var isGenerating: Bool { generation.isGenerating }
+    /// Whether a client generates (PROTOCOL.md `generating`): the daemon's own claims do not count.
+    var clientsGenerate: Bool { generation.total > listenerTotal }
+    /// Whether one of the daemon's own claims keeps the sensors running.
+    var isListening: Bool { listenerTotal > 0 }
     /// Whether this connection receives events.
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
@@ -137,6 +143,20 @@ package final class Engine {
 
     /// A new client identity, unique across the control socket's connections and the bus clients.
     func newClientID() -> ClientID { clientIDs.next() }
+
+    /// A new identity for a claim of the daemon itself (the virtual tablet-mode switch reading the hinge): it begins
+    /// and ends like a client's and runs the sensors, but clients see no `generating` and no device for it.
+    func newListenerID() -> ClientID {
+        let id = clientIDs.next()
+        listeners.insert(id)
+        return id
+    }
+
+    private var listenerTotal: Int {
+        var total = 0
+        for listener in listeners { total += generation.count(for: listener) }
+        return total
+    }
 
     // MARK: Samples (the hot path)
 
