@@ -32,7 +32,8 @@ final class VirtualSwitchPublisher {
     private var device: VirtualTabletSwitch?
     /// The failure said last, so that a uinput that cannot be used is said once, not at every change.
     private var lastFailure: SwitchError?
-    /// The switch's own generation claim, which clients never see as `generating`.
+    /// The switch's own generation claim: a count like a client's (PROTOCOL.md: the sensor runs only while the sum of
+    /// the counts is above zero, and `generating` says so), held by no connection, so that no event is sent for it.
     private let listener: ClientID
     /// Whether the claim is held now (the engine's count for ``listener`` is 1).
     private var listening = false
@@ -44,7 +45,7 @@ final class VirtualSwitchPublisher {
         self.loop = loop
         self.logger = logger
         policy = VirtualSwitchPolicy(mode: mode)
-        listener = engine.newListenerID()
+        listener = engine.newClientID()
     }
 
     /// What the virtual switch says; nil while there is none.

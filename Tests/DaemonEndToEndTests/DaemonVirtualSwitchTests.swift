@@ -87,8 +87,8 @@ extension EmulatedDeviceTests {
 
             let laptop = try #require(try await convertible.open(to: 100), "\(convertible.daemon.process.report)")
             #expect(laptop["tablet_mode"]?.bool == false && laptop["tablet_mode_source"]?.string == "hinge")
-            // The switch's own claim is not a client generating.
-            #expect(laptop["generating"]?.bool == false && laptop["device"]?.string == "unknown", "\(laptop)")
+            // The switch's own claim counts like a client's (PROTOCOL.md): the sensor runs, so `generating` is true.
+            #expect(laptop["generating"]?.bool == true && laptop["sensor"]?.string == "active", "\(laptop)")
             var records = try await uinput.records { Self.sinceCreation($0) == Self.change(false) }
             #expect(Self.sinceCreation(records) == Self.change(false), "\(records)")
 
@@ -106,7 +106,7 @@ extension EmulatedDeviceTests {
             let status = try #require(try await convertible.client.call("status").result)
             #expect(status["sensor"]?["status"]?.string == "active", "\(status)")
             #expect(status["base_sensor"]?["status"]?.string == "active", "\(status)")
-            #expect(status["generating_connections"]?.integer == 0 && status["generation_total"]?.integer == 0)
+            #expect(status["generating_connections"]?.integer == 1 && status["generation_total"]?.integer == 1)
             #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == true, "\(status)")
             let text = try ChildProcess.orientctl(
                 ["--socket", convertible.sandbox.socketPath, "status"],

@@ -62,25 +62,28 @@ import Glibc
         }
     }
 
-    /// The daemon's own claim (the virtual switch reading the hinge) runs the sensors, but clients see what they
-    /// would see without it: `generating` and `device` follow the clients' counts only, and status counts clients.
-    @Test func theDaemonsOwnClaimRunsTheSensorsButIsNoClientGenerating() throws {
+    /// The daemon's own claim (the virtual switch reading the hinge) is a count like a client's (PROTOCOL.md): it
+    /// runs the sensors and `generating` says so; a client that begins meanwhile changes no sensor state, and the
+    /// sensors stop only when the claim ends too.
+    @Test func theDaemonsOwnClaimCountsLikeAClients() throws {
         try withTemporaryDirectory { directory in
             let rig = try EngineRig(stateDirectory: directory)
-            let listener = rig.engine.newListenerID()
+            let listener = rig.engine.newClientID()
             let client = rig.engine.newClientID()
             #expect(listener != client)
-            // (claims, client begins: the state's generating and device once upright, the sensor, status's counts)
             _ = rig.engine.begin(listener)
             rig.hold(EngineRig.upright)
+            // (step, generating, device, sensor, counted connections, total)
             let steps: [(String, Bool, DeviceOrientation, SensorState, Int, Int)] = [
-                ("only the daemon", false, .unknown, .active, 0, 0),
-                ("a client begins", true, .landscapeLeft, .active, 1, 1),
-                ("the client ends", false, .unknown, .active, 0, 0),
+                ("only the daemon", true, .landscapeLeft, .active, 1, 1),
+                ("a client begins", true, .landscapeLeft, .active, 2, 2),
+                ("the client ends", true, .landscapeLeft, .active, 1, 1),
             ]
             for (index, (step, generating, device, sensor, connections, total)) in steps.enumerated() {
                 switch index {
-                case 1: rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+                case 1:
+                    let begun = rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+                    #expect(!begun.events.contains { $0.name == .sensor }, "the sensor was running already")
                 case 2: rig.request(#"{"id":2,"method":"end"}"#, from: client)
                 default: break
                 }
@@ -90,11 +93,10 @@ import Glibc
                 #expect(state.sensor == sensor, "\(step)")
                 #expect(rig.engine.generatingConnections == connections, "\(step)")
                 #expect(rig.engine.generationTotal == total, "\(step)")
-                #expect(rig.engine.isListening, "\(step)")
             }
             #expect(rig.sensor.starts == 1 && rig.sensor.stops == 0, "the sensor ran all along")
             _ = try rig.engine.end(listener)
-            #expect(rig.sensor.stops == 1 && rig.engine.state.sensor == .stopped && !rig.engine.isListening)
+            #expect(rig.sensor.stops == 1 && rig.engine.state.sensor == .stopped && !rig.engine.state.generating)
         }
     }
 

@@ -43,8 +43,6 @@ package final class Engine {
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     var sensorState = SensorState.stopped
     private var clientIDs = ClientIDs()
-    /// The daemon's own claims (``newListenerID()``): they run the sensors, but are no client generating.
-    private var listeners: Set<ClientID> = []
     var tiltTracker = TiltTracker()
     var paceTracker = PaceTracker()
     /// The base sensor's sample times on the display's clock, for the hinge.
@@ -106,13 +104,13 @@ package final class Engine {
     /// The state as clients see it.
     var state: OrientationState {
         OrientationState(
-            device: clientsGenerate ? policy.device : .unknown,
+            device: generation.isGenerating ? policy.device : .unknown,
             interface: policy.interface,
             rotation: policy.rotation,
             allowed: policy.allowed,
             lock: policy.lock,
             sensor: sensorState,
-            generating: clientsGenerate,
+            generating: generation.isGenerating,
             seq: publisher.seq,
             tabletMode: arbiter.tabletMode,
             tabletModeSource: arbiter.source,
@@ -120,16 +118,13 @@ package final class Engine {
         )
     }
 
-    /// Connections (and bus clients) whose count is above zero; the daemon's own claims are not counted.
-    var generatingConnections: Int { generation.counts.keys.count(where: { !listeners.contains($0) }) }
-    /// The sum of the clients' counts, without the daemon's own claims.
-    var generationTotal: Int { generation.total - listenerTotal }
-    /// Whether anyone generates, a client or the daemon itself: whether the sensors run.
+    /// Connections, bus clients and the daemon's own claims (the virtual tablet-mode switch) whose count is above
+    /// zero.
+    var generatingConnections: Int { generation.counts.count }
+    /// The sum of all counts.
+    var generationTotal: Int { generation.total }
+    /// Whether anyone generates: whether the sensors run.
     var isGenerating: Bool { generation.isGenerating }
-    /// Whether a client generates (PROTOCOL.md `generating`): the daemon's own claims do not count.
-    var clientsGenerate: Bool { generation.total > listenerTotal }
-    /// Whether one of the daemon's own claims keeps the sensors running.
-    var isListening: Bool { listenerTotal > 0 }
     /// Whether this connection receives events.
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
@@ -143,20 +138,6 @@ package final class Engine {
 
     /// A new client identity, unique across the control socket's connections and the bus clients.
     func newClientID() -> ClientID { clientIDs.next() }
-
-    /// A new identity for a claim of the daemon itself (the virtual tablet-mode switch reading the hinge): it begins
-    /// and ends like a client's and runs the sensors, but clients see no `generating` and no device for it.
-    func newListenerID() -> ClientID {
-        let id = clientIDs.next()
-        listeners.insert(id)
-        return id
-    }
-
-    private var listenerTotal: Int {
-        var total = 0
-        for listener in listeners { total += generation.count(for: listener) }
-        return total
-    }
 
     // MARK: Samples (the hot path)
 
