@@ -213,15 +213,10 @@ extension EmulatedDeviceTests {
         /// with the reason in `status`, the daemon keeps serving, and the sensor is `active` again with orientation
         /// once the attribute reads again.
         @Test func aLastingReadErrorFailsTheSensorUntilItReadsAgain() async throws {
-            var fixture = AccelerometerFixture()
-            fixture.capture = .pollOnly
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            let first = try await client.nextChange()
+            let polled = try await PolledDaemon()
+            let (fixture, testbed, daemon, client, first) = (
+                polled.fixture, polled.testbed, polled.daemon, polled.client, polled.firstChange
+            )
             #expect(first.first?.state?["device"]?.string == "landscape-left", "\(first)")
 
             // The daemon holds the attribute open: what it reads there fails first, then its retries open the path.

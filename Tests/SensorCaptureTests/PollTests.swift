@@ -96,15 +96,10 @@ extension EmulatedDeviceTests {
         /// through the old file: the error shows in `status`'s `last_error` within a second, long before the
         /// sensor would fail, and a readable file put back is read again.
         @Test func aReplacedAttributeThatCannotBeReadShowsInStatus() async throws {
-            var fixture = AccelerometerFixture()
-            fixture.capture = .pollOnly
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            let first = try await client.nextChange()
+            let polled = try await PolledDaemon()
+            let (fixture, testbed, daemon, client, first) = (
+                polled.fixture, polled.testbed, polled.daemon, polled.client, polled.firstChange
+            )
             #expect(first.first?.state?["device"]?.string == "landscape-left", "\(first)")
 
             let attribute = testbed.rootDirectory + fixture.syspath + "/in_accel_x_raw"
