@@ -45,7 +45,12 @@ final class ScriptedPeer: Sendable {
         let listener = listener
         let descriptor = try await onThread {
             try waitReadable(listener, timeout: timeout, "accept")
-            return Glibc.accept(listener, nil, nil)
+            // Close-on-exec, as the listener: a child another test spawns later must not keep this end open, or a
+            // close here (a daemon restarting) would never reach the client as the end of the stream. (accept4 is
+            // not in Swift's Glibc module.)
+            let accepted = Glibc.accept(listener, nil, nil)
+            if accepted >= 0 { _ = fcntl(accepted, F_SETFD, FD_CLOEXEC) }
+            return accepted
         }
         try check(descriptor >= 0, "accept")
         return PeerConnection(descriptor: descriptor)
