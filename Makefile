@@ -56,10 +56,11 @@ check: man-tool
 
 # Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
 # and every reliability check at its full counts (make reliability, about 2 minutes), the install check, a short
-# fuzz run and the system tests.
+# fuzz run and the system tests. swift test runs under scripts/run-swift-tests: a test that hangs (nothing printed
+# for 5 minutes) fails the run with the names of the tests still running and every thread's stack.
 test: deps lint man-tool
 	$(SWIFT) build --build-tests
-	ORIENTD_PYTHON=$$(scripts/python-with-numpy) $(SWIFT) test
+	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- $(SWIFT) test
 	@echo "== demo (short run: the same motion, 8 times faster)"
 	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
 		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \
