@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OrientClientTests",
-            dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport"]
+            dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "OrientdTestKit"]
         ),
         .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
 

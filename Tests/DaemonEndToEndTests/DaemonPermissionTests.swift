@@ -63,23 +63,12 @@ final class DaemonTestUser {
     /// Runs a program to its end with `input` on stdin; its stdout (stderr is appended, for messages).
     static func run(_ path: String, _ arguments: [String], input: String = "") throws -> (status: Int32, output: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output + errors, as: UTF8.self))
+        let outcome = ProgramRun.run(
+            [path] + arguments,
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"],
+            input: input
+        )
+        return (outcome.status, outcome.output + outcome.errors)
     }
 }
 

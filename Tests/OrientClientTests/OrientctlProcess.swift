@@ -13,6 +13,7 @@
 
 import Foundation
 import Glibc
+import OrientdTestKit
 import Testing
 
 /// The orientctl binary built beside this test bundle, run as a child with its output in files.
@@ -44,6 +45,7 @@ final class OrientctlProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        ProgramRun.closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

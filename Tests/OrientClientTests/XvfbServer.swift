@@ -13,6 +13,7 @@
 
 import Foundation
 import Glibc
+import OrientdTestKit
 
 /// A real X server for a test: Xvfb on a free display, with RandR and XInput.
 final class XvfbServer {
@@ -36,6 +37,8 @@ final class XvfbServer {
         }
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
+        // Close-on-exec in this process, so that no program another test starts holds the pipe open.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         defer { close(ends[0]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -44,6 +47,7 @@ final class XvfbServer {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, ends[0])
+        ProgramRun.closeInheritedDescriptors(&actions)
         // The test process blocks signals in some threads; Xvfb must take SIGTERM to stop cleanly.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -100,16 +104,8 @@ final class XvfbServer {
 
     /// Runs an X client (`xrandr`, `xinput`) against this server; its status and standard output.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { _, new in new }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { _, new in new }
+        let outcome = ProgramRun.run(arguments, environment: environment)
+        return (outcome.status, outcome.output)
     }
 }

@@ -82,6 +82,7 @@ package final class ChildProcess {
             flags,
             0o644
         )
+        ProgramRun.closeInheritedDescriptors(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

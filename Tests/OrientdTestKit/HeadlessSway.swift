@@ -82,6 +82,7 @@ package final class HeadlessSway {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        ProgramRun.closeInheritedDescriptors(&actions)
         // The test process blocks signals in some threads; sway must take SIGTERM to stop.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -236,20 +237,7 @@ package final class HeadlessSway {
 
     /// Runs a program to its end; its standard output (and error) and status.
     private static func run(_ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (-1, "\(error)")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = ProgramRun.run(arguments)
+        return (outcome.status, outcome.output + outcome.errors)
     }
 }
