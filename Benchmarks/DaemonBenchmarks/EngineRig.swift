@@ -74,6 +74,7 @@ private final class DroppedOutput: EngineOutput {
     func stateChanged(to state: OrientationState) {}
     func tiltChanged() {}
     func settled() {}
+    func hingeAvailabilityChanged() {}
 }
 
 /// Makes sensors that take the pace and count its changes; never started, never reporting.

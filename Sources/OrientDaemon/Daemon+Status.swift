@@ -42,7 +42,8 @@ extension Daemon: StatusSource {
                 followsDevice: engine.followsDevice,
                 switches: tabletModeMonitor?.switches.map {
                     StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
-                } ?? []
+                } ?? [],
+                virtualSwitchKeepsSensorsOn: virtualSwitch.keepsSensorsOn
             ),
             baseSensor: base,
             bus: sensorProxy?.statusReport

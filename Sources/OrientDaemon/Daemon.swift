@@ -43,7 +43,7 @@ public final class Daemon {
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
     /// orientd's own tablet-mode switch (`[Policy] VirtualTabletSwitch=`), driven by the engine's output.
-    private let virtualSwitch: VirtualSwitchPublisher
+    let virtualSwitch: VirtualSwitchPublisher
     private var signals: [SignalSource] = []
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
@@ -90,7 +90,12 @@ public final class Daemon {
         } catch {
             throw DaemonError(.policy, "bad policy settings: \(error)")
         }
-        virtualSwitch = VirtualSwitchPublisher(engine: engine, mode: settings.virtualTabletSwitch, logger: logger)
+        virtualSwitch = VirtualSwitchPublisher(
+            engine: engine,
+            loop: loop,
+            mode: settings.virtualTabletSwitch,
+            logger: logger
+        )
         output.virtualSwitch = virtualSwitch
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
         requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
@@ -139,6 +144,7 @@ public final class Daemon {
     /// The tablet-mode switch changed, appeared or went.
     private func switchChanged(to tabletMode: Bool?) {
         engine.switchChanged(to: tabletMode)
+        virtualSwitch.refreshListening()
         sayIfNothingTellsTabletMode()
     }
 
@@ -252,7 +258,7 @@ public final class Daemon {
     private func shutDownNow() {
         output.notifiesSystemd = false
         output.virtualSwitch = nil
-        virtualSwitch.close()
+        virtualSwitch.shutDown()
         sensorProxy = nil
         engine.sensors.display.stop()
         engine.sensors.close()

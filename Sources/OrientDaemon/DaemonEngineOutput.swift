@@ -52,6 +52,10 @@ final class DaemonEngineOutput: EngineOutput {
         trimmer.request()
     }
 
+    func hingeAvailabilityChanged() {
+        virtualSwitch?.refreshListeningLater()
+    }
+
     private static func notify(status state: OrientationState) {
         let text =
             "STATUS=device \(state.device.wireName), interface \(state.interface.wireName), sensor \(state.sensor.rawValue)"

@@ -34,6 +34,13 @@ struct VirtualSwitchPolicy: Sendable, Hashable {
         var hinge: Bool
     }
 
+    /// Whether the daemon itself keeps the sensors running so that the hinge is read with no client generating:
+    /// while the switch could be wanted (not `no`, a base accelerometer whose hinge counts, no real switch).
+    /// Otherwise nobody would read the fold that makes the switch, and the desktop waits for the switch to read.
+    func listens(hinge: Bool, realSwitch: Bool) -> Bool {
+        mode != .no && hinge && !realSwitch
+    }
+
     /// The virtual switch's state for `inputs`: nil when there is to be none.
     func published(_ inputs: Inputs) -> Bool? {
         guard mode != .no, !inputs.realSwitch, let tabletMode = inputs.tabletMode, let source = inputs.source else {

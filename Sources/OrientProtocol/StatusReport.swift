@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 public import OrientationCore
+
 /// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
 public struct StatusReport: Sendable, Hashable, Codable {
     /// What is known of the accelerometer.
@@ -110,18 +111,28 @@ public struct StatusReport: Sendable, Hashable, Codable {
         public var followsDevice: Bool
         /// The switches read; empty when the device has none.
         public var switches: [Switch]
+        /// Whether orientd's virtual tablet-mode switch keeps the sensors running to read the hinge, with or without
+        /// a client generating (`[Policy] VirtualTabletSwitch=`, a base accelerometer, no real switch).
+        public var virtualSwitchKeepsSensorsOn: Bool
 
         /// A tablet-mode report from its parts.
-        public init(autoRotate: String, followsDevice: Bool, switches: [Switch]) {
+        public init(
+            autoRotate: String,
+            followsDevice: Bool,
+            switches: [Switch],
+            virtualSwitchKeepsSensorsOn: Bool = false
+        ) {
             self.autoRotate = autoRotate
             self.followsDevice = followsDevice
             self.switches = switches
+            self.virtualSwitchKeepsSensorsOn = virtualSwitchKeepsSensorsOn
         }
 
         private enum CodingKeys: String, CodingKey {
             case switches
             case autoRotate = "auto_rotate"
             case followsDevice = "follows_device"
+            case virtualSwitchKeepsSensorsOn = "virtual_switch_keeps_sensors_on"
         }
     }
 
@@ -301,6 +312,7 @@ extension StatusReport.TabletMode: JSONWritable {
             json.member(CodingKeys.autoRotate, autoRotate)
             json.member(CodingKeys.followsDevice, followsDevice)
             json.member(CodingKeys.switches, switches)
+            json.member(CodingKeys.virtualSwitchKeepsSensorsOn, virtualSwitchKeepsSensorsOn)
         }
     }
 }

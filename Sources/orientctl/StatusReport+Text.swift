@@ -78,7 +78,8 @@ extension StatusReport {
         return details.compactMap { name, value in value.map { ("  " + name, $0) } }
     }
 
-    /// `tablet mode:` with where it comes from and what it does to rotation, then one indented line per switch.
+    /// `tablet mode:` with where it comes from and what it does to rotation, then one indented line per switch, and
+    /// one when the virtual switch keeps the sensors on.
     private static func tabletModeLines(_ report: TabletMode, state: OrientationState) -> [(String, String)] {
         let source =
             switch state.tabletModeSource {
@@ -98,8 +99,12 @@ extension StatusReport {
             } else {
                 "the interface follows the device (AutoRotate=\(report.autoRotate))"
             }
+        let listening: [(String, String)] =
+            report.virtualSwitchKeepsSensorsOn
+            ? [("  virtual switch", "keeps the sensors on to read the hinge (VirtualTabletSwitch=no stops that)")] : []
         return [("tablet mode", "\(mode); \(effect)")]
             + report.switches.map { ("  switch", "\($0.device) \($0.name): \($0.tabletMode ? "tablet" : "laptop")") }
+            + listening
     }
 
     private static func number(_ value: Double) -> String {

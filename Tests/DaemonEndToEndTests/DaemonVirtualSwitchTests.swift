@@ -19,7 +19,8 @@ import Testing
 extension EmulatedDeviceTests {
     /// The virtual tablet-mode switch (`[Policy] VirtualTabletSwitch=`) on a convertible with two emulated
     /// accelerometers and an emulated `/dev/uinput`: made with its capabilities and state when the hinge first
-    /// decides, told every change, never made before a decision or beside a real switch, removed at exit.
+    /// decides, told every change, never made before a decision or beside a real switch, removed at exit; reading the
+    /// hinge with no client generating unless `VirtualTabletSwitch=no`.
     @Suite struct DaemonVirtualSwitchTests {
         typealias Convertible = DaemonHingeTests.Convertible
         typealias Record = UInputEmulation.Record
@@ -75,6 +76,83 @@ extension EmulatedDeviceTests {
             #expect(await convertible.daemon.stop() == .exited(0), "\(convertible.daemon.process.report)")
             records = try await uinput.records { $0.last == .destroy }
             #expect(records.last == .destroy, "removed at exit: \(records)")
+        }
+
+        @Test func withNobodyGeneratingTheSwitchReadsTheHingeItself() async throws {
+            // Only libinput listens (the desktop waits for the switch): no client generates.
+            // The display polled: nothing is written to a device node that nobody may read.
+            var convertible = try await Convertible(displayBuffered: false, uinput: true, generating: false)
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+
+            let laptop = try #require(try await convertible.open(to: 100), "\(convertible.daemon.process.report)")
+            #expect(laptop["tablet_mode"]?.bool == false && laptop["tablet_mode_source"]?.string == "hinge")
+            // The switch's own claim counts like a client's (PROTOCOL.md): the sensor runs, so `generating` is true.
+            #expect(laptop["generating"]?.bool == true && laptop["sensor"]?.string == "active", "\(laptop)")
+            var records = try await uinput.records { Self.sinceCreation($0) == Self.change(false) }
+            #expect(Self.sinceCreation(records) == Self.change(false), "\(records)")
+
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 300)) { $0["tablet_mode"]?.bool == true }
+            )
+            records = try await uinput.records { Self.sinceCreation($0).count == 4 }
+            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true), "folded: \(records)")
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == false }
+            )
+            records = try await uinput.records { Self.sinceCreation($0).count == 6 }
+            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true) + Self.change(false))
+
+            let status = try #require(try await convertible.client.call("status").result)
+            #expect(status["sensor"]?["status"]?.string == "active", "\(status)")
+            #expect(status["base_sensor"]?["status"]?.string == "active", "\(status)")
+            #expect(status["generating_connections"]?.integer == 1 && status["generation_total"]?.integer == 1)
+            #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == true, "\(status)")
+            let text = try ChildProcess.orientctl(
+                ["--socket", convertible.sandbox.socketPath, "status"],
+                testbed: convertible.testbed
+            )
+            #expect(await text.wait() == .exited(0))
+            #expect(
+                text.outputLines.contains { $0.contains("keeps the sensors on to read the hinge") },
+                "\(text.outputLines)"
+            )
+
+            // VirtualTabletSwitch=no, reloaded: the switch goes and the sensors stop.
+            try "[Policy]\nAutoRotate=tablet-mode\nVirtualTabletSwitch=no\n"
+                .write(toFile: convertible.configPath, atomically: true, encoding: .utf8)
+            convertible.daemon.process.signal(SIGHUP)
+            records = try await uinput.records { $0.last == .destroy }
+            #expect(records.last == .destroy, "\(records)")
+            let stopped = try await convertible.hold(display: Convertible.lid(at: 100)) {
+                $0["sensor"]?.string == "stopped"
+            }
+            #expect(stopped?["sensor"]?.string == "stopped", "\(String(describing: stopped))")
+            let after = try #require(try await convertible.client.call("status").result)
+            #expect(after["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false, "\(after)")
+        }
+
+        @Test func withTheSwitchOffAndNobodyGeneratingNothingIsRead() async throws {
+            var convertible = try await Convertible(
+                displayBuffered: false,
+                policy: ["VirtualTabletSwitch=no"],
+                uinput: true,
+                generating: false
+            )
+            defer { convertible.daemon.process.terminate() }
+            let uinput = try #require(convertible.uinput)
+            let state = try await convertible.hold(display: Convertible.lid(at: 300), atLeast: .seconds(1)) { _ in true
+            }
+            #expect(state?["sensor"]?.string == "stopped", "\(String(describing: state))")
+            #expect(state?["hinge"]?.isNull == true && state?["tablet_mode"]?.isNull == true)
+            let status = try #require(try await convertible.client.call("status").result)
+            #expect(status["sensor"]?["status"]?.string == "stopped", "\(status)")
+            #expect(status["base_sensor"]?["status"]?.string == "stopped", "\(status)")
+            #expect(
+                status["sensor"]?["samples_read"]?.integer == 0 && status["base_sensor"]?["samples_read"]?.integer == 0
+            )
+            #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false, "\(status)")
+            #expect(uinput.records.isEmpty, "\(uinput.records)")
         }
 
         @Test func nothingIsMadeBeforeADecisionAndARestartMakesItAnew() async throws {

@@ -170,6 +170,7 @@ final class RecordingOutput: EngineOutput {
     func stateChanged(to state: OrientationState) {}
     func tiltChanged() {}
     func settled() { settles += 1 }
+    func hingeAvailabilityChanged() {}
 }
 
 /// An engine put together as the daemon does it, with fake sensors, a real state store in a temporary directory,

@@ -62,6 +62,44 @@ import Glibc
         }
     }
 
+    /// The daemon's own claim (the virtual switch reading the hinge) is a count like a client's (PROTOCOL.md): it
+    /// runs the sensors and `generating` says so; a client that begins meanwhile changes no sensor state, and the
+    /// sensors stop only when the claim ends too.
+    @Test func theDaemonsOwnClaimCountsLikeAClients() throws {
+        try withTemporaryDirectory { directory in
+            let rig = try EngineRig(stateDirectory: directory)
+            let listener = rig.engine.newClientID()
+            let client = rig.engine.newClientID()
+            #expect(listener != client)
+            _ = rig.engine.begin(listener)
+            rig.hold(EngineRig.upright)
+            // (step, generating, device, sensor, counted connections, total)
+            let steps: [(String, Bool, DeviceOrientation, SensorState, Int, Int)] = [
+                ("only the daemon", true, .landscapeLeft, .active, 1, 1),
+                ("a client begins", true, .landscapeLeft, .active, 2, 2),
+                ("the client ends", true, .landscapeLeft, .active, 1, 1),
+            ]
+            for (index, (step, generating, device, sensor, connections, total)) in steps.enumerated() {
+                switch index {
+                case 1:
+                    let begun = rig.request(#"{"id":1,"method":"begin"}"#, from: client)
+                    #expect(!begun.events.contains { $0.name == .sensor }, "the sensor was running already")
+                case 2: rig.request(#"{"id":2,"method":"end"}"#, from: client)
+                default: break
+                }
+                let state = rig.engine.state
+                #expect(state.generating == generating, "\(step)")
+                #expect(state.device == device, "\(step)")
+                #expect(state.sensor == sensor, "\(step)")
+                #expect(rig.engine.generatingConnections == connections, "\(step)")
+                #expect(rig.engine.generationTotal == total, "\(step)")
+            }
+            #expect(rig.sensor.starts == 1 && rig.sensor.stops == 0, "the sensor ran all along")
+            _ = try rig.engine.end(listener)
+            #expect(rig.sensor.stops == 1 && rig.engine.state.sensor == .stopped && !rig.engine.state.generating)
+        }
+    }
+
     @Test func aClosedConnectionTakesItsCountAndConstraintAway() throws {
         try withTemporaryDirectory { directory in
             let rig = try EngineRig(stateDirectory: directory)

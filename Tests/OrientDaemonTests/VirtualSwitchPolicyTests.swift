@@ -47,4 +47,20 @@ import Testing
         #expect(VirtualSwitchPolicy(mode: .yes).published(inputs) == yes, "yes")
         #expect(VirtualSwitchPolicy(mode: .no).published(inputs) == nil, "no")
     }
+
+    /// Whether the daemon itself reads the hinge for the switch: (a working base accelerometer, a real switch) and
+    /// what auto, yes and no say.
+    @Test(
+        arguments: [
+            (true, false, true, true),
+            (true, true, false, false),
+            (false, false, false, false),
+            (false, true, false, false),
+        ] as [(Bool, Bool, Bool, Bool)]
+    )
+    func listens(hinge: Bool, realSwitch: Bool, auto: Bool, yes: Bool) {
+        #expect(VirtualSwitchPolicy(mode: .auto).listens(hinge: hinge, realSwitch: realSwitch) == auto, "auto")
+        #expect(VirtualSwitchPolicy(mode: .yes).listens(hinge: hinge, realSwitch: realSwitch) == yes, "yes")
+        #expect(!VirtualSwitchPolicy(mode: .no).listens(hinge: hinge, realSwitch: realSwitch), "no")
+    }
 }

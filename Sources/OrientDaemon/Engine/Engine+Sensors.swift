@@ -72,6 +72,8 @@ extension Engine: AccelerometerSensorDelegate {
     /// nor failed.
     private func refreshHasBase() {
         let base = sensors.base
+        let had = hasBase
         hasBase = base.accelerometer != nil && (base.status == .active || base.status == .stopped)
+        if hasBase != had { output.hingeAvailabilityChanged() }
     }
 }

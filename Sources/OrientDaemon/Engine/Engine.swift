@@ -118,11 +118,12 @@ package final class Engine {
         )
     }
 
-    /// Connections whose count is above zero.
+    /// Connections, bus clients and the daemon's own claims (the virtual tablet-mode switch) whose count is above
+    /// zero.
     var generatingConnections: Int { generation.counts.count }
     /// The sum of all counts.
     var generationTotal: Int { generation.total }
-    /// Whether anyone generates.
+    /// Whether anyone generates: whether the sensors run.
     var isGenerating: Bool { generation.isGenerating }
     /// Whether this connection receives events.
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }

@@ -25,4 +25,7 @@ package protocol EngineOutput: AnyObject {
     func tiltChanged()
     /// The daemon settled: the device has been still long enough for the idle pace, or the sensor stopped.
     func settled()
+    /// Whether the hinge counts (``Engine/hasBase``: a working base accelerometer) changed, whether or not tablet
+    /// mode changed with it. May come from inside a change: act on it at the loop's next turn.
+    func hingeAvailabilityChanged()
 }
