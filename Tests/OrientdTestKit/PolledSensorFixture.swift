@@ -85,6 +85,44 @@ package struct PolledSensorFixture: Sendable {
         )
     }
 
+    /// A proximity sensor (an I2C light and proximity sensor such as the VCNL4000): `in_proximity_raw`, larger when
+    /// nearer, with its near level as the driver's `in_proximity_nearlevel` or, when `udevNearLevel` is given, as
+    /// the `PROXIMITY_NEAR_LEVEL` property hwdb sets.
+    package static func proximitySensor(
+        raw: Int = 0,
+        nearLevel: Int? = nil,
+        udevNearLevel: Int? = nil,
+        deviceNumber: Int = 7
+    ) -> PolledSensorFixture {
+        var fixture = PolledSensorFixture(
+            name: "vcnl4000",
+            deviceNumber: deviceNumber,
+            parentPath: "/devices/platform/i2c-prox/i2c-1/1-0013",
+            attributes: [("in_proximity_raw", "\(raw)"), ("in_proximity_scale", "1")]
+        )
+        if let nearLevel { fixture.attributes.append(("in_proximity_nearlevel", "\(nearLevel)")) }
+        if let udevNearLevel { fixture.properties.append(("PROXIMITY_NEAR_LEVEL", "\(udevNearLevel)")) }
+        return fixture
+    }
+
+    /// hid-sensor-magn-3d (the HID sensor hub's magnetometer): the three axes and the tilt-compensated heading from
+    /// magnetic north, with the hub's unit exponent as its scale (here 0.1 degree per count).
+    package static func hidSensorMagn3D(heading: Int = 0, deviceNumber: Int = 8) -> PolledSensorFixture {
+        PolledSensorFixture(
+            name: "magn_3d",
+            deviceNumber: deviceNumber,
+            parentPath:
+                "/devices/pci0000:00/0000:00:12.0/{33AECD58-B679-4E54-9BD9-A04D34F0C226}/HID-SENSOR-200083.3.auto",
+            attributes: [
+                ("in_magn_x_raw", "120"), ("in_magn_y_raw", "-40"), ("in_magn_z_raw", "300"),
+                ("in_magn_scale", "0.001000"),
+                ("in_magn_offset", "0"), ("in_rot_from_north_magnetic_tilt_comp_raw", "\(heading)"),
+                ("in_rot_from_north_magnetic_tilt_comp_scale", "0.100000"),
+                ("in_rot_from_north_magnetic_tilt_comp_offset", "0"),
+            ]
+        )
+    }
+
     private static func escape(_ value: String) -> String {
         value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
