@@ -140,8 +140,9 @@ public final class PolledSensor {
         if wasRunning { start() }
     }
 
-    /// The first IIO device (by sysfs path) with a channel of `kind`.
-    private static func discover(_ kind: PolledSensorKind) -> (syspath: String, channel: PolledChannel)? {
+    /// The first IIO device (by sysfs path) with a channel of `kind`: its sysfs path and the channel read, as a
+    /// sensor would find it now (for `orientd sensors`).
+    public static func discover(_ kind: PolledSensorKind) -> (syspath: String, channel: PolledChannel)? {
         guard let udev = try? Udev() else { return nil }
         for device in udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath }) {
             let channel = PolledChannel.find(
