@@ -14,7 +14,7 @@
 /// Which attribute of an IIO device a polled sensor reads, and how a reading becomes a value: the kernel's
 /// `(raw + offset) × scale` (Documentation/ABI/testing/sysfs-bus-iio), or a processed `_input` as it is.
 ///
-/// Found from the device's attributes alone (``find(_:attribute:property:)``), so that the choice is tested
+/// Found from the device's attributes alone (``find(_:exists:attribute:property:)``), so that the choice is tested
 /// without a device.
 public struct PolledChannel: Sendable, Hashable {
     /// What the channel measures.
@@ -43,29 +43,33 @@ public struct PolledChannel: Sendable, Hashable {
 
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
     /// - Parameters:
-    ///   - attribute: the text of one of the device's sysfs attributes, nil when it has no such attribute.
+    ///   - exists: whether the device has a sysfs attribute. The value attributes are only looked for, never read
+    ///     here: reading a `_raw` attribute makes many drivers power the sensor up and measure.
+    ///   - attribute: the text of one of the device's constant sysfs attributes (scale, offset, near level,
+    ///     integration time), nil when it has no such attribute.
     ///   - property: the value of one of the device's udev properties, nil when unset.
     public static func find(
         _ kind: PolledSensorKind,
+        exists: (String) -> Bool,
         attribute: (String) -> String?,
         property: (String) -> String?
     ) -> PolledChannel? {
         switch kind {
-        case .light: findLight(attribute: attribute)
-        case .proximity: findProximity(attribute: attribute, property: property)
-        case .compass: findCompass(attribute: attribute)
+        case .light: findLight(exists: exists, attribute: attribute)
+        case .proximity: findProximity(exists: exists, attribute: attribute, property: property)
+        case .compass: findCompass(exists: exists, attribute: attribute)
         }
     }
 
     /// A processed illuminance (`in_illuminance[0]_input`, lux), a raw one with its scale and offset (lux, or a
     /// vendor value without a scale), else a raw intensity (`in_intensity_both_raw`, `in_intensity_clear_raw`:
     /// a vendor value whatever its scale). The pace is the device's integration time when it tells one.
-    private static func findLight(attribute: (String) -> String?) -> PolledChannel? {
+    private static func findLight(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
         for prefix in ["in_illuminance", "in_illuminance0"] {
             let interval = attribute(prefix + "_integration_time").flatMap(number).map {
                 min(max($0, intervalRange.lowerBound), intervalRange.upperBound)
             }
-            if attribute(prefix + "_input") != nil {
+            if exists(prefix + "_input") {
                 return PolledChannel(
                     kind: .light,
                     attribute: prefix + "_input",
@@ -76,7 +80,7 @@ public struct PolledChannel: Sendable, Hashable {
                     interval: interval ?? PolledSensorKind.light.defaultInterval
                 )
             }
-            if attribute(prefix + "_raw") != nil {
+            if exists(prefix + "_raw") {
                 let scale = attribute(prefix + "_scale").flatMap(number)
                 return PolledChannel(
                     kind: .light,
@@ -90,7 +94,7 @@ public struct PolledChannel: Sendable, Hashable {
             }
         }
         for prefix in ["in_intensity_both", "in_intensity_clear", "in_intensity"]
-        where attribute(prefix + "_raw") != nil {
+        where exists(prefix + "_raw") {
             return PolledChannel(
                 kind: .light,
                 attribute: prefix + "_raw",
@@ -107,10 +111,11 @@ public struct PolledChannel: Sendable, Hashable {
     /// `in_proximity[0]_raw`, with the near level of udev's `PROXIMITY_NEAR_LEVEL` (set by hwdb) or the device's
     /// `in_proximity[0]_nearlevel`; a positive level is required, as iio-sensor-proxy requires it.
     private static func findProximity(
+        exists: (String) -> Bool,
         attribute: (String) -> String?,
         property: (String) -> String?
     ) -> PolledChannel? {
-        for prefix in ["in_proximity", "in_proximity0"] where attribute(prefix + "_raw") != nil {
+        for prefix in ["in_proximity", "in_proximity0"] where exists(prefix + "_raw") {
             let level =
                 property("PROXIMITY_NEAR_LEVEL").flatMap(number)
                 ?? attribute(prefix + "_nearlevel").flatMap(number)
@@ -129,9 +134,9 @@ public struct PolledChannel: Sendable, Hashable {
     }
 
     /// hid-sensor-magn-3d's tilt-compensated heading from magnetic north, in degrees after its scale and offset.
-    private static func findCompass(attribute: (String) -> String?) -> PolledChannel? {
+    private static func findCompass(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
         let prefix = "in_rot_from_north_magnetic_tilt_comp"
-        guard attribute(prefix + "_raw") != nil else { return nil }
+        guard exists(prefix + "_raw") else { return nil }
         return PolledChannel(
             kind: .compass,
             attribute: prefix + "_raw",

@@ -16,6 +16,10 @@ public import Logging
 import SystemSupport
 import UdevSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One of the sensors iio-sensor-proxy serves besides the accelerometer (light, proximity, compass): found among
 /// the IIO devices through libudev, followed through hotplug, and read by polling one sysfs attribute on a timer of
 /// the event loop while it runs.
@@ -147,6 +151,7 @@ public final class PolledSensor {
         for device in udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath }) {
             let channel = PolledChannel.find(
                 kind,
+                exists: { name in access(device.syspath + "/" + name, F_OK) == 0 },
                 attribute: { name in
                     (try? FileDescriptor.contents(ofFile: device.syspath + "/" + name, maximumSize: 4096))
                         .map { String(decoding: $0, as: UTF8.self) }
