@@ -111,6 +111,19 @@ extension EmulatedDeviceTests {
             for expected in ["'HasAmbientLight': <true>", "'LightLevelUnit': <'lux'>", "'LightLevel': <0.0>"] {
                 #expect(all.outputText.contains(expected), "\(expected) in \(all.outputText)")
             }
+            // Introspection lists the light sensor's members, each signalling its changes.
+            let introspection = try await setup.bus.gdbus(
+                ["introspect"] + SensorProxyTests.destination,
+                testbed: setup.testbed
+            )
+            for member in [
+                "readonly b HasAmbientLight", "readonly d LightLevel", "readonly s LightLevelUnit", "ClaimLight();",
+                "ReleaseLight();", "readonly b ProximityNear", "ClaimProximity();",
+            ] {
+                #expect(introspection.outputText.contains(member), "\(member) in \(introspection.report)")
+            }
+            #expect(!introspection.outputText.contains("EmitsChangedSignal"), "\(introspection.report)")
+
             // Nobody claims: nothing is read.
             try await Task.sleep(for: Self.twoPolls)
             #expect(try await setup.lightLevel() == 0, "read without a claim\n\(setup.report)")

@@ -113,6 +113,12 @@ extension EmulatedDeviceTests {
             let magn = PolledSensorFixture.hidSensorMagn3D(heading: 900)
             let setup = try await Setup(devices: [magn])
             #expect(try await Self.compassProperty("HasCompass", setup: setup) == "<true>")
+            let introspection = try await setup.bus.gdbus(["introspect"] + Self.compass, testbed: setup.testbed)
+            for member in [
+                "readonly b HasCompass", "readonly d CompassHeading", "ClaimCompass();", "ReleaseCompass();",
+            ] {
+                #expect(introspection.outputText.contains(member), "\(member) in \(introspection.report)")
+            }
             #expect(
                 try await Self.compassProperty("CompassHeading", setup: setup) == "<-1.0>",
                 "unknown before a claim"
