@@ -159,6 +159,18 @@ extension EmulatedDeviceTests {
             }
             let claimants = try await setup.claimants()
             #expect(claimants[client.uniqueName] == ["light"], "\(claimants)")
+            let status = try await setup.daemon.connect().call("status")
+            #expect(status.result?["bus"]?["sensors"]?.array?.compactMap { $0.string } == ["light"], "\(status)")
+            let text = try ChildProcess.orientctl(
+                ["--socket", setup.daemon.sandbox.socketPath, "status"],
+                testbed: setup.testbed
+            )
+            await text.wait()
+            #expect(text.outputLines.contains { $0.hasPrefix("  serves:") && $0.hasSuffix(" light") }, "\(text.report)")
+            #expect(
+                text.outputLines.contains { $0.hasPrefix("  \(client.uniqueName):") && $0.contains(" light (") },
+                "\(text.report)"
+            )
 
             // A value that stays the same is not signalled again.
             let changes = {

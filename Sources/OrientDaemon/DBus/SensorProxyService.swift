@@ -96,7 +96,11 @@ final class SensorProxyService {
             name: Self.busName,
             owned: owned,
             problem: problem,
-            clients: clients
+            clients: clients,
+            sensors: [
+                (properties.hasAccelerometer, ProxySensor.accelerometer), (properties.hasAmbientLight, .light),
+                (properties.hasProximity, .proximity), (properties.hasCompass, .compass),
+            ].filter(\.0).map(\.1.rawValue)
         )
     }
 
