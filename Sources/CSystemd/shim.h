@@ -31,7 +31,6 @@ static inline void orientd_sensor_proxy_vtable(
     sd_bus_message_handler_t method
 ) {
     const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
-    const uint64_t constant = SD_BUS_VTABLE_PROPERTY_CONST;
     // Desktops run as their user: without this flag sd-bus would demand CAP_SYS_ADMIN of callers.
     const uint64_t anyone = SD_BUS_VTABLE_UNPRIVILEGED;
     const sd_bus_vtable table[] = {
@@ -39,11 +38,11 @@ static inline void orientd_sensor_proxy_vtable(
         SD_BUS_PROPERTY("HasAccelerometer", "b", get, 0, changes),
         SD_BUS_PROPERTY("AccelerometerOrientation", "s", get, 0, changes),
         SD_BUS_PROPERTY("AccelerometerTilt", "s", get, 0, changes),
-        SD_BUS_PROPERTY("HasAmbientLight", "b", get, 0, constant),
-        SD_BUS_PROPERTY("LightLevelUnit", "s", get, 0, constant),
-        SD_BUS_PROPERTY("LightLevel", "d", get, 0, constant),
-        SD_BUS_PROPERTY("HasProximity", "b", get, 0, constant),
-        SD_BUS_PROPERTY("ProximityNear", "b", get, 0, constant),
+        SD_BUS_PROPERTY("HasAmbientLight", "b", get, 0, changes),
+        SD_BUS_PROPERTY("LightLevelUnit", "s", get, 0, changes),
+        SD_BUS_PROPERTY("LightLevel", "d", get, 0, changes),
+        SD_BUS_PROPERTY("HasProximity", "b", get, 0, changes),
+        SD_BUS_PROPERTY("ProximityNear", "b", get, 0, changes),
         SD_BUS_METHOD("ClaimAccelerometer", "", "", method, anyone),
         SD_BUS_METHOD("ReleaseAccelerometer", "", "", method, anyone),
         SD_BUS_METHOD("ClaimLight", "", "", method, anyone),
@@ -65,12 +64,12 @@ static inline void orientd_compass_vtable(
     sd_bus_property_get_t get,
     sd_bus_message_handler_t method
 ) {
-    const uint64_t constant = SD_BUS_VTABLE_PROPERTY_CONST;
+    const uint64_t changes = SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE;
     const uint64_t anyone = SD_BUS_VTABLE_UNPRIVILEGED;
     const sd_bus_vtable table[] = {
         SD_BUS_VTABLE_START(0),
-        SD_BUS_PROPERTY("HasCompass", "b", get, 0, constant),
-        SD_BUS_PROPERTY("CompassHeading", "d", get, 0, constant),
+        SD_BUS_PROPERTY("HasCompass", "b", get, 0, changes),
+        SD_BUS_PROPERTY("CompassHeading", "d", get, 0, changes),
         SD_BUS_METHOD("ClaimCompass", "", "", method, anyone),
         SD_BUS_METHOD("ReleaseCompass", "", "", method, anyone),
         SD_BUS_VTABLE_END,

@@ -138,7 +138,7 @@ public struct StatusReport: Sendable, Hashable, Codable {
 
     /// The iio-sensor-proxy compatible D-Bus service (`[DBus] Compat=yes`).
     public struct Bus: Sendable, Hashable, Codable {
-        /// One bus client that claimed the accelerometer.
+        /// One bus client that claimed a sensor.
         public struct Client: Sendable, Hashable, Codable {
             /// Its unique bus name, such as `:1.42`.
             public var name: String
@@ -146,7 +146,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
             public var pid: Int?
             /// Its command name, if the bus told.
             public var command: String?
-            /// What it claimed: `accelerometer` (one generation count).
+            /// What it claimed, in the order of the API: `accelerometer` (one generation count), `light`,
+            /// `proximity`, `compass`.
             public var claims: [String]
 
             /// A client from its parts.
@@ -170,17 +171,21 @@ public struct StatusReport: Sendable, Hashable, Codable {
         public var problem: String?
         /// The clients holding a claim.
         public var clients: [Client]
+        /// The sensors found and served, in the order of the API: `accelerometer`, `light`, `proximity`,
+        /// `compass`; nil from a daemon that does not tell.
+        public var sensors: [String]?
 
         /// A bus report from its parts.
-        public init(name: String, owned: Bool, problem: String?, clients: [Client]) {
+        public init(name: String, owned: Bool, problem: String?, clients: [Client], sensors: [String]? = nil) {
             self.name = name
             self.owned = owned
             self.problem = problem
             self.clients = clients
+            self.sensors = sensors
         }
 
         private enum CodingKeys: String, CodingKey {
-            case name, owned, problem, clients
+            case name, owned, problem, clients, sensors
         }
     }
 
@@ -334,6 +339,7 @@ extension StatusReport.Bus: JSONWritable {
             json.member(CodingKeys.name, name)
             json.member(CodingKeys.owned, owned)
             json.memberIfPresent(CodingKeys.problem, problem)
+            json.memberIfPresent(CodingKeys.sensors, sensors)
         }
     }
 }

@@ -49,6 +49,9 @@ extension StatusReport {
                 bus.clients.count == 1 ? "1 bus client claiming" : "\(bus.clients.count) bus clients claiming"
             let served = bus.owned ? "\(bus.name) owned, \(claiming)" : "\(bus.name) not owned: \(bus.problem ?? "")"
             lines.append(("d-bus", served))
+            if let sensors = bus.sensors {
+                lines.append(("  serves", sensors.isEmpty ? "no sensor found" : sensors.joined(separator: ", ")))
+            }
             lines += bus.clients.map { client in
                 let process = [client.command, client.pid.map { "pid \($0)" }].compactMap { $0 }
                 let claims = client.claims.joined(separator: ", ")

@@ -18,7 +18,7 @@ import OrientationCore
 /// `orientd sensors`: the accelerometers found, what each would be used for, and why.
 struct Sensors: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the accelerometers found, what each would be used for, and why.",
+        abstract: "List the accelerometers and other sensors found, what each would be used for, and why.",
         discussion: """
             For each IIO accelerometer: its location (display or base) and where that came from, \
             how it would be read (buffer or poll), its rate, scale, offset and mount matrix with \
@@ -26,7 +26,9 @@ struct Sensors: ParsableCommand {
             beside it gives the hinge angle (tablet mode on convertibles). Include this output \
             in bug reports. With --probe, the chosen accelerometer is also started briefly, to \
             show the mode that really works and a first calibrated reading (needs write access \
-            to its sysfs attributes, usually root).
+            to its sysfs attributes, usually root). Then the ambient light sensor, the proximity \
+            sensor and the compass found, which orientd serves on D-Bus with [DBus] Compat=yes: the \
+            attribute read, how a reading becomes a value, and the pace while claimed.
             """
     )
 
@@ -54,6 +56,10 @@ struct Sensors: ParsableCommand {
         }
         for skipped in discovery.skipped {
             out += "\(skipped.id) \(skipped.name) — skipped: \(skipped.reason)\n"
+        }
+        for kind in PolledSensorKind.allCases {
+            guard let found = PolledSensor.discover(kind) else { continue }
+            out += Self.polledDetails(kind, syspath: found.syspath, channel: found.channel)
         }
         print(out, terminator: "")
         guard discovery.chosen != nil else {
@@ -104,6 +110,28 @@ struct Sensors: ParsableCommand {
         for warning in accelerometer.warnings { lines.append(("warning", warning)) }
         return lines.map { "  \($0.0 + ":" + String(repeating: " ", count: max(1, 10 - $0.0.count)))\($0.1)\n" }
             .joined()
+    }
+
+    /// A light sensor, proximity sensor or compass: what it is served as, and how it is read.
+    static func polledDetails(_ kind: PolledSensorKind, syspath: String, channel: PolledChannel) -> String {
+        let device = syspath.split(separator: "/").last.map(String.init) ?? syspath
+        let what: String
+        var value = "(raw + \(number(channel.offset))) × \(number(channel.scale))"
+        if channel.attribute.hasSuffix("_input") { value = "as read" }
+        switch kind {
+        case .light:
+            what = "ambient light (LightLevel)"
+            value += ", \(channel.unit?.rawValue ?? "vendor")"
+        case .proximity:
+            what = "proximity (ProximityNear)"
+            value = "near above \(number(channel.nearLevel ?? 0)) + 10 %, far at − 10 %"
+        case .compass:
+            what = "compass (CompassHeading)"
+            value += ", degrees"
+        }
+        return "\(device) — \(what), served on D-Bus with [DBus] Compat=yes\n"
+            + "  read:     \(channel.attribute): \(value), every \(number(channel.interval)) s while claimed\n"
+            + "  sysfs:    \(syspath)\n"
     }
 
     static func vector(_ v: Vector3) -> String {

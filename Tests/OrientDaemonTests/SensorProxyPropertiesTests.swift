@@ -64,4 +64,40 @@ import Testing
         )
         #expect(SensorProxyProperties.tilt(.tiltedDown) == "tilted-down")
     }
+
+    @Test func theOtherSensorsSignalOnTheirOwnObjectOnlyWhenAValueChanges() {
+        let before = SensorProxyProperties(hasAccelerometer: true, orientation: "normal", tilt: "vertical")
+        #expect(before.hasAmbientLight == false && before.lightLevelUnit == "lux" && before.compassHeading == -1)
+        var after = before
+        after.lightLevel = 0
+        after.proximityNear = false
+        #expect(after.changedNames(from: before).isEmpty, "the same values: nothing to signal")
+        after.hasAmbientLight = true
+        after.lightLevelUnit = "vendor"
+        after.lightLevel = 12.5
+        after.hasProximity = true
+        after.proximityNear = true
+        #expect(
+            after.changedNames(from: before) == [
+                "HasAmbientLight", "LightLevelUnit", "LightLevel", "HasProximity", "ProximityNear",
+            ]
+        )
+        #expect(after.changedCompassNames(from: before).isEmpty)
+        after.hasCompass = true
+        after.compassHeading = 270
+        #expect(after.changedCompassNames(from: before) == ["HasCompass", "CompassHeading"])
+    }
+
+    @Test(arguments: [
+        ("ClaimAccelerometer", ProxySensor.accelerometer), ("ReleaseLight", .light), ("ClaimProximity", .proximity),
+        ("ReleaseCompass", .compass), ("ClaimLight", .light),
+    ])
+    func methodsNameTheirSensor(method: String, sensor: ProxySensor) {
+        #expect(ProxySensor(method: method) == sensor)
+    }
+
+    @Test(arguments: ["Claim", "Release", "ClaimGyroscope", "claimLight", "GetAll", "ReleaseLightX", ""])
+    func otherMethodsNameNoSensor(method: String) {
+        #expect(ProxySensor(method: method) == nil)
+    }
 }

@@ -307,6 +307,9 @@ private struct SeededRandom: RandomNumberGenerator {
                         command: random.optional { $0.text() },
                         claims: (0..<Int.random(in: 0...2, using: &random)).map { _ in random.text() }
                     )
+                },
+                sensors: random.optional { random in
+                    (0..<Int.random(in: 0...3, using: &random)).map { _ in random.text() }
                 }
             )
         }

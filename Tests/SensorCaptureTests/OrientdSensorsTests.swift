@@ -41,6 +41,33 @@ extension EmulatedDeviceTests {
             return nil
         }
 
+        @Test func theLightProximityAndCompassSensorsAreListed() async throws {
+            let devices = [
+                PolledSensorFixture.hidSensorALS(raw: 10), .proximitySensor(udevNearLevel: 120), .hidSensorMagn3D(),
+            ]
+            let child = try await Self.sensors([AccelerometerFixture().description] + devices.map(\.description))
+            #expect(child.exitStatus == .exited(0), "\(child.report)")
+            let output = child.outputText
+            #expect(output.contains("iio:device4 — ambient light (LightLevel), served on D-Bus"), "\(output)")
+            #expect(
+                Self.field(output, device: "iio:device4", "read")
+                    == "in_illuminance_raw: (raw + 0) × 0.1, lux, every 0.8 s while claimed",
+                "\(output)"
+            )
+            #expect(
+                Self.field(output, device: "iio:device7", "read")
+                    == "in_proximity_raw: near above 120 + 10 %, far at − 10 %, every 0.7 s while claimed",
+                "\(output)"
+            )
+            #expect(
+                Self.field(output, device: "iio:device8", "read")?.hasPrefix(
+                    "in_rot_from_north_magnetic_tilt_comp_raw: (raw + 0) × 0.1, degrees"
+                ) == true,
+                "\(output)"
+            )
+            #expect(Self.field(output, device: "iio:device8", "sysfs") == devices[2].syspath, "\(output)")
+        }
+
         @Test func udevMatrixBeatsSysfs() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "0, -1, 0; 1, 0, 0; 0, 0, 1", .mountMatrix: "-1, 0, 0; 0, -1, 0; 0, 0, 1"]

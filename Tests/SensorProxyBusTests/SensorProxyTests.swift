@@ -133,7 +133,8 @@ extension EmulatedDeviceTests {
             )
             #expect(
                 text.outputLines.contains {
-                    $0.hasPrefix("  \(client.uniqueName):") && $0.contains(" accelerometer (")
+                    // Claims of sensors that are not there are kept, so that they start when they appear.
+                    $0.hasPrefix("  \(client.uniqueName):") && $0.contains(" accelerometer, light, proximity (")
                         && $0.contains("pid \(getpid())")
                 },
                 "\(text.report)"
@@ -194,7 +195,12 @@ extension EmulatedDeviceTests {
             try client.call("ReleaseAccelerometer")
             let after = try await setup.daemon.connect().call("status")
             #expect(after.result?["generation_total"]?.integer == 0, "\(after)")
-            #expect(after.result?["bus"]?["clients"]?.array?.isEmpty == true, "\(after)")
+            let remaining = after.result?["bus"]?["clients"]?.array?.first?["claims"]?.array?.compactMap { $0.string }
+            #expect(remaining == ["light", "proximity"], "\(after)")
+            try client.call("ReleaseLight")
+            try client.call("ReleaseProximity")
+            let released = try await setup.daemon.connect().call("status")
+            #expect(released.result?["bus"]?["clients"]?.array?.isEmpty == true, "\(released)")
             monitor.terminate()
             #expect(await setup.daemon.stop() == .exited(0))
         }

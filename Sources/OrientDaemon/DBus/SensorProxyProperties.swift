@@ -13,7 +13,8 @@
 
 import OrientationCore
 
-/// The values of iio-sensor-proxy's accelerometer properties, as orientd computes them from its state.
+/// The values of iio-sensor-proxy's properties: the accelerometer's, as orientd computes them from its state, and
+/// the light sensor's, the proximity sensor's and the compass's, from their last readings.
 struct SensorProxyProperties: Sendable, Hashable {
     /// `HasAccelerometer`.
     var hasAccelerometer: Bool
@@ -21,13 +22,41 @@ struct SensorProxyProperties: Sendable, Hashable {
     var orientation: String
     /// `AccelerometerTilt`: `undefined`, `vertical`, `tilted-up`, `tilted-down`, `face-up` or `face-down`.
     var tilt: String
+    /// `HasAmbientLight`.
+    var hasAmbientLight = false
+    /// `LightLevel`: the last reading, 0 before the first.
+    var lightLevel = 0.0
+    /// `LightLevelUnit`: `lux`, or `vendor` for a value of the device's own.
+    var lightLevelUnit = "lux"
+    /// `HasProximity`.
+    var hasProximity = false
+    /// `ProximityNear`.
+    var proximityNear = false
+    /// `HasCompass` (on the compass's object).
+    var hasCompass = false
+    /// `CompassHeading`: degrees from magnetic north, -1 while unknown.
+    var compassHeading = -1.0
 
-    /// The properties in the order of the interface, with the names that differ from `other`.
+    /// The properties of `net.hadess.SensorProxy` in the order of the interface, with the names that differ from
+    /// `other`.
     func changedNames(from other: SensorProxyProperties) -> [String] {
         var names: [String] = []
         if hasAccelerometer != other.hasAccelerometer { names.append("HasAccelerometer") }
         if orientation != other.orientation { names.append("AccelerometerOrientation") }
         if tilt != other.tilt { names.append("AccelerometerTilt") }
+        if hasAmbientLight != other.hasAmbientLight { names.append("HasAmbientLight") }
+        if lightLevelUnit != other.lightLevelUnit { names.append("LightLevelUnit") }
+        if lightLevel != other.lightLevel { names.append("LightLevel") }
+        if hasProximity != other.hasProximity { names.append("HasProximity") }
+        if proximityNear != other.proximityNear { names.append("ProximityNear") }
+        return names
+    }
+
+    /// The properties of `net.hadess.SensorProxy.Compass` that differ from `other`.
+    func changedCompassNames(from other: SensorProxyProperties) -> [String] {
+        var names: [String] = []
+        if hasCompass != other.hasCompass { names.append("HasCompass") }
+        if compassHeading != other.compassHeading { names.append("CompassHeading") }
         return names
     }
 

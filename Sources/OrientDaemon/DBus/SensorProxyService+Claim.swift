@@ -19,11 +19,11 @@ import Glibc
 #endif
 
 extension SensorProxyService {
-    /// One bus client's claim of the accelerometer: its generation identity, and the `sd_bus_track` that tells
-    /// when its unique name leaves the bus.
+    /// One bus client's claim of one sensor: for the accelerometer its generation identity, and the `sd_bus_track`
+    /// that tells when its unique name leaves the bus.
     final class Claim {
         let name: String
-        let id: ClientID
+        let id: ClientID?
         let pid: Int?
         let command: String?
         private let track: OpaquePointer
@@ -31,7 +31,7 @@ extension SensorProxyService {
 
         init(
             name: String,
-            id: ClientID,
+            id: ClientID?,
             bus: OpaquePointer,
             message: OpaquePointer,
             onGone: @escaping (String) -> Void

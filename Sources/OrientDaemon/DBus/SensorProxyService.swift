@@ -13,6 +13,7 @@
 
 import CSystemd
 import EventLoop
+import IIOSensor
 import Logging
 import OrientProtocol
 import OrientationCore
@@ -26,9 +27,11 @@ import Glibc
 /// other clients of `net.hadess.SensorProxy` read orientd's orientation without any change on their side.
 ///
 /// Each bus client that calls `ClaimAccelerometer` holds one generation count, like a socket connection's
-/// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claimant). The light,
-/// proximity and compass parts report no sensor and their claims do nothing. A failure to reach the bus or to
-/// own the name is logged and shown in `status`; the control socket keeps serving.
+/// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claim). The ambient light
+/// sensor, the proximity sensor and the compass are ``PolledSensor``s that the service makes and is the delegate of:
+/// each runs while at least one bus client claims it (`ClaimLight`, `ClaimProximity`, `ClaimCompass`), and a claim
+/// is answered after the first reading, so that a client reads a value right after claiming. A failure to reach the
+/// bus or to own the name is logged and shown in `status`; the control socket keeps serving.
 final class SensorProxyService {
     static let busName = "net.hadess.SensorProxy"
     static let objectPath = "/net/hadess/SensorProxy"
@@ -41,8 +44,13 @@ final class SensorProxyService {
     private var connection: BusConnection?
     private var slots: [OpaquePointer] = []
     private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
-    private var claims: [String: Claim] = [:]
+    /// The claims of each sensor, by the claimant's unique name.
+    private var claims: [ProxySensor: [String: Claim]] = [:]
     private var properties: SensorProxyProperties
+    /// The light sensor, the proximity sensor and the compass.
+    private var polled: [PolledSensorKind: PolledSensor] = [:]
+    /// Whether something is near, with its margin, while a proximity sensor is found.
+    private var proximity: ProximityThreshold?
     private var owned = false
     private var problem: String?
 
@@ -53,6 +61,12 @@ final class SensorProxyService {
         self.logger = logger
         properties = Self.properties(of: engine)
         engine.tracksTilt = true
+        for kind in PolledSensorKind.allCases {
+            let sensor = PolledSensor(kind: kind, loop: loop, logger: logger, delegate: self)
+            polled[kind] = sensor
+            properties = Self.found(sensor, in: properties)
+        }
+        proximity = polled[.proximity]?.channel?.nearLevel.map(ProximityThreshold.init)
         do {
             let connection = try BusConnection(loop: loop, description: "orientd-sensor-proxy")
             self.connection = connection
@@ -70,6 +84,7 @@ final class SensorProxyService {
 
     deinit {
         claims.removeAll()
+        for sensor in polled.values { sensor.stop() }
         for slot in slots { sd_bus_slot_unref(slot) }
         connection = nil
         for table in tables { table.deallocate() }
@@ -81,23 +96,76 @@ final class SensorProxyService {
             name: Self.busName,
             owned: owned,
             problem: problem,
-            clients: claims.values.sorted { $0.name < $1.name }.map {
-                StatusReport.Bus.Client(name: $0.name, pid: $0.pid, command: $0.command, claims: ["accelerometer"])
-            }
+            clients: clients,
+            sensors: [
+                (properties.hasAccelerometer, ProxySensor.accelerometer), (properties.hasAmbientLight, .light),
+                (properties.hasProximity, .proximity), (properties.hasCompass, .compass),
+            ].filter(\.0).map(\.1.rawValue)
         )
     }
 
-    /// Recomputes the properties from the engine and signals the ones that changed.
+    /// Every claimant, once, with the sensors it claims in the order of the API.
+    private var clients: [StatusReport.Bus.Client] {
+        var byName: [String: StatusReport.Bus.Client] = [:]
+        for sensor in ProxySensor.allCases {
+            for claim in (claims[sensor] ?? [:]).values {
+                byName[claim.name, default: .init(name: claim.name, pid: claim.pid, command: claim.command, claims: [])]
+                    .claims.append(sensor.rawValue)
+            }
+        }
+        return byName.values.sorted { $0.name < $1.name }
+    }
+
+    /// Recomputes the accelerometer's properties from the engine and signals the ones that changed.
     func refresh() {
-        let new = Self.properties(of: engine)
+        let engineProperties = Self.properties(of: engine)
+        var new = properties
+        new.hasAccelerometer = engineProperties.hasAccelerometer
+        new.orientation = engineProperties.orientation
+        new.tilt = engineProperties.tilt
+        publish(new)
+    }
+
+    /// Takes `new` as the properties and signals, on each object, the ones that changed.
+    private func publish(_ new: SensorProxyProperties) {
         let names = new.changedNames(from: properties)
+        let compassNames = new.changedCompassNames(from: properties)
         properties = new
-        guard !names.isEmpty, owned, let connection else { return }
+        guard owned, let connection else { return }
         do {
-            try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
+            if !names.isEmpty {
+                try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
+            }
+            if !compassNames.isEmpty {
+                try connection.emitPropertiesChanged(
+                    path: Self.compassPath,
+                    interface: Self.compassInterface,
+                    names: compassNames
+                )
+            }
         } catch {
             logger.warning("PropertiesChanged not sent", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// `properties` with the presence of `sensor`'s device: a sensor found keeps its last values (a new one's unit
+    /// is its own), one gone reads as iio-sensor-proxy's absent sensor.
+    private static func found(_ sensor: PolledSensor, in properties: SensorProxyProperties) -> SensorProxyProperties {
+        var new = properties
+        let channel = sensor.channel
+        switch sensor.kind {
+        case .light:
+            new.hasAmbientLight = channel != nil
+            new.lightLevelUnit = (channel?.unit ?? .lux).rawValue
+            if channel == nil { new.lightLevel = 0 }
+        case .proximity:
+            new.hasProximity = channel != nil
+            if channel == nil { new.proximityNear = false }
+        case .compass:
+            new.hasCompass = channel != nil
+            if channel == nil { new.compassHeading = -1 }
+        }
+        return new
     }
 
     private static func properties(of engine: Engine) -> SensorProxyProperties {
@@ -167,11 +235,13 @@ final class SensorProxyService {
         case "HasAccelerometer": Self.append(boolean: properties.hasAccelerometer, to: reply)
         case "AccelerometerOrientation": Self.append(string: properties.orientation, to: reply)
         case "AccelerometerTilt": Self.append(string: properties.tilt, to: reply)
-        // No light sensor, proximity sensor or compass: iio-sensor-proxy's values for an absent one.
-        case "HasAmbientLight", "HasProximity", "ProximityNear", "HasCompass": Self.append(boolean: false, to: reply)
-        case "LightLevelUnit": Self.append(string: "lux", to: reply)
-        case "LightLevel": Self.append(double: 0, to: reply)
-        case "CompassHeading": Self.append(double: -1, to: reply)
+        case "HasAmbientLight": Self.append(boolean: properties.hasAmbientLight, to: reply)
+        case "LightLevelUnit": Self.append(string: properties.lightLevelUnit, to: reply)
+        case "LightLevel": Self.append(double: properties.lightLevel, to: reply)
+        case "HasProximity": Self.append(boolean: properties.hasProximity, to: reply)
+        case "ProximityNear": Self.append(boolean: properties.proximityNear, to: reply)
+        case "HasCompass": Self.append(boolean: properties.hasCompass, to: reply)
+        case "CompassHeading": Self.append(double: properties.compassHeading, to: reply)
         default: -ENOENT
         }
     }
@@ -194,51 +264,61 @@ final class SensorProxyService {
 
     private func call(_ message: OpaquePointer) -> Int32 {
         let member = sd_bus_message_get_member(message).map { String(cString: $0) } ?? ""
-        let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
-        switch (member, sender) {
-        case ("ClaimAccelerometer", let sender?):
+        guard let sender = sd_bus_message_get_sender(message).map({ String(cString: $0) }),
+            let sensor = ProxySensor(method: member)
+        else { return orientd_bus_reply_empty(message) }
+        if member.hasPrefix("Claim") {
             // A claim that cannot be followed is refused, so that the client knows and may claim again.
-            if let refused = claim(by: sender, message: message) { return -refused }
-        case ("ReleaseAccelerometer", let sender?): release(sender, reason: "ReleaseAccelerometer")
-        // ClaimLight, ReleaseLight, ClaimProximity, ReleaseProximity, ClaimCompass, ReleaseCompass: there is no
-        // such sensor, so there is nothing to start or stop (iio-sensor-proxy answers them the same way then).
-        default: break
+            if let refused = claim(sensor, by: sender, message: message) { return -refused }
+        } else {
+            release(sensor, of: sender, reason: member)
         }
         return orientd_bus_reply_empty(message)
     }
 
-    /// One count for a client that has not claimed yet; a repeated claim changes nothing.
+    /// One count of `sensor` for a client that has not claimed it yet; a repeated claim changes nothing. The first
+    /// claim of a polled sensor starts it, which reads it once before this returns (and so before the reply). A
+    /// claim of a sensor that is not there is kept, so that the sensor starts when it appears.
     /// - Returns: the errno of a claim that cannot be followed (and is refused); nil when it holds.
-    private func claim(by sender: String, message: OpaquePointer) -> Int32? {
-        guard claims[sender] == nil, let connection else { return nil }
+    private func claim(_ sensor: ProxySensor, by sender: String, message: OpaquePointer) -> Int32? {
+        guard claims[sensor]?[sender] == nil, let connection else { return nil }
         let claim: Claim
         do {
-            claim = try Claim(name: sender, id: engine.newClientID(), bus: connection.bus, message: message) {
-                [unowned self] name in self.release(name, reason: "left the bus")
+            let id = sensor == .accelerometer ? engine.newClientID() : nil
+            claim = try Claim(name: sender, id: id, bus: connection.bus, message: message) {
+                [unowned self] name in self.release(sensor, of: name, reason: "left the bus")
             }
         } catch {
             logger.error(
                 "cannot follow a bus client: its claim is refused",
-                metadata: ["bus_client": "\(sender)", "error": "\(error)"]
+                metadata: ["bus_client": "\(sender)", "sensor": "\(sensor.rawValue)", "error": "\(error)"]
             )
             return error.errno.rawValue
         }
-        claims[sender] = claim
+        claims[sensor, default: [:]][sender] = claim
         logger.info(
-            "accelerometer claimed on the bus",
+            "sensor claimed on the bus",
             metadata: [
-                "bus_client": "\(sender)", "pid": "\(claim.pid.map(String.init) ?? "?")",
-                "command": "\(claim.command ?? "?")",
+                "sensor": "\(sensor.rawValue)", "bus_client": "\(sender)",
+                "pid": "\(claim.pid.map(String.init) ?? "?")", "command": "\(claim.command ?? "?")",
             ]
         )
-        _ = engine.begin(claim.id)
+        if let id = claim.id { _ = engine.begin(id) }
+        if let kind = sensor.polledKind { polled[kind]?.start() }
         return nil
     }
 
-    private func release(_ name: String, reason: String) {
-        guard let claim = claims.removeValue(forKey: name) else { return }
-        logger.info("accelerometer released on the bus", metadata: ["bus_client": "\(name)", "reason": "\(reason)"])
-        engine.clientClosed(claim.id)
+    private func release(_ sensor: ProxySensor, of name: String, reason: String) {
+        guard let claim = claims[sensor]?.removeValue(forKey: name) else { return }
+        logger.info(
+            "sensor released on the bus",
+            metadata: ["sensor": "\(sensor.rawValue)", "bus_client": "\(name)", "reason": "\(reason)"]
+        )
+        if let id = claim.id { engine.clientClosed(id) }
+        if let kind = sensor.polledKind, claims[sensor]?.isEmpty ?? true {
+            polled[kind]?.stop()
+            if kind == .proximity { proximity?.reset() }
+        }
     }
 
     /// The bus went away (dbus-daemon stopped): every claim ends, and the service is off until a restart.
@@ -247,7 +327,9 @@ final class SensorProxyService {
             "the system bus disconnected: \(Self.busName) is no longer served (restart orientd once the bus is "
                 + "back); the control socket keeps serving"
         )
-        for name in Array(claims.keys) { release(name, reason: "the bus disconnected") }
+        for (sensor, claimants) in claims {
+            for name in claimants.keys { release(sensor, of: name, reason: "the bus disconnected") }
+        }
     }
 
     private func fail(_ message: String) {
@@ -270,6 +352,30 @@ final class SensorProxyService {
                 + "net.hadess.SensorProxy.conf in /etc/dbus-1/system.d (docs/gnome-kde.md)"
         default:
             return "\(prefix): \(error)"
+        }
+    }
+}
+
+extension SensorProxyService: PolledSensorDelegate {
+    /// A reading of a claimed sensor: its property takes the value, signalled only when it changed.
+    func polledSensor(_ sensor: PolledSensor, read value: Double) {
+        var new = properties
+        switch sensor.kind {
+        case .light: new.lightLevel = value
+        case .proximity: new.proximityNear = proximity?.update(raw: value) ?? false
+        case .compass: new.compassHeading = value
+        }
+        publish(new)
+    }
+
+    /// A sensor appeared or went: its `Has…` property follows, and one that appears while claimed starts.
+    func polledSensorDiscoveryChanged(_ sensor: PolledSensor) {
+        if sensor.kind == .proximity { proximity = sensor.channel?.nearLevel.map(ProximityThreshold.init) }
+        publish(Self.found(sensor, in: properties))
+        if let kind = ProxySensor.allCases.first(where: { $0.polledKind == sensor.kind }),
+            !(claims[kind]?.isEmpty ?? true)
+        {
+            sensor.start()
         }
     }
 }

@@ -1,0 +1,160 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Which attribute of an IIO device a polled sensor reads, and how a reading becomes a value: the kernel's
+/// `(raw + offset) × scale` (Documentation/ABI/testing/sysfs-bus-iio), or a processed `_input` as it is.
+///
+/// Found from the device's attributes alone (``find(_:exists:attribute:property:)``), so that the choice is tested
+/// without a device.
+public struct PolledChannel: Sendable, Hashable {
+    /// What the channel measures.
+    public let kind: PolledSensorKind
+    /// The attribute read at each poll, such as `in_illuminance_raw`.
+    public let attribute: String
+    /// The scale applied to a raw reading (1 for a processed `_input`).
+    public let scale: Double
+    /// The offset added to a raw reading before the scale (0 for a processed `_input`).
+    public let offset: Double
+    /// The unit of a light level; nil for the other kinds.
+    public let unit: LightUnit?
+    /// The raw value at which a proximity sensor counts something as near; nil for the other kinds.
+    public let nearLevel: Double?
+    /// Seconds between two readings while claimed.
+    public let interval: Double
+
+    /// The shortest and longest pace taken from a device's integration time, in seconds.
+    public static let intervalRange = 0.1...5.0
+
+    /// The value of one reading's text: `(raw + offset) × scale`; nil for text that is not a number.
+    public func value(ofText text: String) -> Double? {
+        guard let raw = Self.number(text) else { return nil }
+        return (raw + offset) * scale
+    }
+
+    /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
+    /// - Parameters:
+    ///   - exists: whether the device has a sysfs attribute. The value attributes are only looked for, never read
+    ///     here: reading a `_raw` attribute makes many drivers power the sensor up and measure.
+    ///   - attribute: the text of one of the device's constant sysfs attributes (scale, offset, near level,
+    ///     integration time), nil when it has no such attribute.
+    ///   - property: the value of one of the device's udev properties, nil when unset.
+    public static func find(
+        _ kind: PolledSensorKind,
+        exists: (String) -> Bool,
+        attribute: (String) -> String?,
+        property: (String) -> String?
+    ) -> PolledChannel? {
+        switch kind {
+        case .light: findLight(exists: exists, attribute: attribute)
+        case .proximity: findProximity(exists: exists, attribute: attribute, property: property)
+        case .compass: findCompass(exists: exists, attribute: attribute)
+        }
+    }
+
+    /// A processed illuminance (`in_illuminance[0]_input`, lux), a raw one with its scale and offset (lux, or a
+    /// vendor value without a scale), else a raw intensity (`in_intensity_both_raw`, `in_intensity_clear_raw`:
+    /// a vendor value whatever its scale). The pace is the device's integration time when it tells one.
+    private static func findLight(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
+        for prefix in ["in_illuminance", "in_illuminance0"] {
+            let interval = attribute(prefix + "_integration_time").flatMap(number).map {
+                min(max($0, intervalRange.lowerBound), intervalRange.upperBound)
+            }
+            if exists(prefix + "_input") {
+                return PolledChannel(
+                    kind: .light,
+                    attribute: prefix + "_input",
+                    scale: 1,
+                    offset: 0,
+                    unit: .lux,
+                    nearLevel: nil,
+                    interval: interval ?? PolledSensorKind.light.defaultInterval
+                )
+            }
+            if exists(prefix + "_raw") {
+                let scale = attribute(prefix + "_scale").flatMap(number)
+                return PolledChannel(
+                    kind: .light,
+                    attribute: prefix + "_raw",
+                    scale: scale ?? 1,
+                    offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+                    unit: scale == nil ? .vendor : .lux,
+                    nearLevel: nil,
+                    interval: interval ?? PolledSensorKind.light.defaultInterval
+                )
+            }
+        }
+        for prefix in ["in_intensity_both", "in_intensity_clear", "in_intensity"]
+        where exists(prefix + "_raw") {
+            return PolledChannel(
+                kind: .light,
+                attribute: prefix + "_raw",
+                scale: attribute(prefix + "_scale").flatMap(number) ?? 1,
+                offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+                unit: .vendor,
+                nearLevel: nil,
+                interval: PolledSensorKind.light.defaultInterval
+            )
+        }
+        return nil
+    }
+
+    /// `in_proximity[0]_raw`, with the near level of udev's `PROXIMITY_NEAR_LEVEL` (set by hwdb) or the device's
+    /// `in_proximity[0]_nearlevel`; a positive level is required, as iio-sensor-proxy requires it.
+    private static func findProximity(
+        exists: (String) -> Bool,
+        attribute: (String) -> String?,
+        property: (String) -> String?
+    ) -> PolledChannel? {
+        for prefix in ["in_proximity", "in_proximity0"] where exists(prefix + "_raw") {
+            let level =
+                property("PROXIMITY_NEAR_LEVEL").flatMap(number)
+                ?? attribute(prefix + "_nearlevel").flatMap(number)
+            guard let level, level > 0 else { return nil }
+            return PolledChannel(
+                kind: .proximity,
+                attribute: prefix + "_raw",
+                scale: 1,
+                offset: 0,
+                unit: nil,
+                nearLevel: level,
+                interval: PolledSensorKind.proximity.defaultInterval
+            )
+        }
+        return nil
+    }
+
+    /// hid-sensor-magn-3d's tilt-compensated heading from magnetic north, in degrees after its scale and offset.
+    private static func findCompass(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
+        let prefix = "in_rot_from_north_magnetic_tilt_comp"
+        guard exists(prefix + "_raw") else { return nil }
+        return PolledChannel(
+            kind: .compass,
+            attribute: prefix + "_raw",
+            scale: attribute(prefix + "_scale").flatMap(number) ?? 1,
+            offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+            unit: nil,
+            nearLevel: nil,
+            interval: PolledSensorKind.compass.defaultInterval
+        )
+    }
+
+    /// A decimal number as sysfs writes it (`123`, `0.012207031`, `-5`), blanks and a newline around it; nil for
+    /// anything else, an empty text, or a value that is not finite.
+    public static func number(_ text: String) -> Double? {
+        let trimmed = text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+        guard trimmed.count == 1, let word = trimmed.first else { return nil }
+        let isDecimal = word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }
+        guard isDecimal, let value = Double(word), value.isFinite else { return nil }
+        return value
+    }
+}

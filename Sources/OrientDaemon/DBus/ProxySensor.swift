@@ -1,0 +1,47 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import IIOSensor
+
+/// A sensor of iio-sensor-proxy's API that a bus client claims (`ClaimAccelerometer`, `ClaimLight`,
+/// `ClaimProximity`, `ClaimCompass`).
+enum ProxySensor: String, Sendable, Hashable, CaseIterable, Comparable {
+    case accelerometer
+    case light
+    case proximity
+    case compass
+
+    /// The polled sensor behind it; nil for the accelerometer, which the engine reads.
+    var polledKind: PolledSensorKind? {
+        switch self {
+        case .accelerometer: nil
+        case .light: .light
+        case .proximity: .proximity
+        case .compass: .compass
+        }
+    }
+
+    /// The sensor and whether it is a claim (true) or a release, for a method of the API; nil for another name.
+    init?(method: String) {
+        let name = method.hasPrefix("Claim") ? method.dropFirst(5) : method.dropFirst(7)
+        guard method.hasPrefix("Claim") || method.hasPrefix("Release"),
+            let sensor = Self.allCases.first(where: { $0.rawValue == name.lowercased() })
+        else { return nil }
+        self = sensor
+    }
+
+    /// In the order of the API.
+    static func < (lhs: ProxySensor, rhs: ProxySensor) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

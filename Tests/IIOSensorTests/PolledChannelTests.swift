@@ -1,0 +1,171 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Testing
+
+@testable import IIOSensor
+
+/// Which attribute a light, proximity or compass device is read from, and how its readings become values.
+@Suite struct PolledChannelTests {
+    /// A device with these attributes and udev properties.
+    static func find(
+        _ kind: PolledSensorKind,
+        _ attributes: [String: String],
+        properties: [String: String] = [:]
+    ) -> PolledChannel? {
+        PolledChannel.find(
+            kind,
+            exists: { attributes[$0] != nil },
+            attribute: { name in
+                // The value attributes are never read while looking for the channel.
+                #expect(!name.hasSuffix("_raw") && !name.hasSuffix("_input"), "\(name) read")
+                return attributes[name]
+            },
+            property: { properties[$0] }
+        )
+    }
+
+    @Test func hidSensorALSIsLuxAfterItsScaleAndOffset() throws {
+        // hid-sensor-als: a raw illuminance with the hub's exponent as its scale.
+        let channel = try #require(
+            Self.find(
+                .light,
+                [
+                    "in_illuminance_raw": "2000\n", "in_illuminance_scale": "0.100000\n",
+                    "in_illuminance_offset": "0\n",
+                    "in_intensity_both_raw": "2000\n", "name": "als\n",
+                ]
+            )
+        )
+        #expect(channel.attribute == "in_illuminance_raw")
+        #expect(channel.unit == .lux)
+        #expect(channel.value(ofText: "2000\n") == 200)
+        #expect(channel.interval == 0.8)
+    }
+
+    @Test func theOffsetIsAddedBeforeTheScale() throws {
+        let channel = try #require(
+            Self.find(
+                .light,
+                ["in_illuminance_raw": "0\n", "in_illuminance_scale": "2\n", "in_illuminance_offset": "5\n"]
+            )
+        )
+        // (raw + offset) × scale, as the IIO ABI has it.
+        #expect(channel.value(ofText: "10\n") == 30)
+    }
+
+    @Test func aProcessedInputIsLuxAsItIsAndTheIntegrationTimeSetsThePace() throws {
+        let channel = try #require(
+            Self.find(
+                .light,
+                [
+                    "in_illuminance0_input": "123.45\n", "in_illuminance0_integration_time": "0.4\n",
+                    "in_illuminance0_scale": "7\n",
+                ]
+            )
+        )
+        #expect(channel.attribute == "in_illuminance0_input")
+        #expect(channel.unit == .lux)
+        #expect(channel.value(ofText: "123.45\n") == 123.45)
+        #expect(channel.interval == 0.4)
+    }
+
+    @Test func theInputIsPreferredToTheRawValue() throws {
+        let channel = try #require(
+            Self.find(
+                .light,
+                ["in_illuminance_input": "5\n", "in_illuminance_raw": "50\n", "in_illuminance_scale": "0.1\n"]
+            )
+        )
+        #expect(channel.attribute == "in_illuminance_input")
+    }
+
+    @Test func aRawValueWithoutScaleOrARawIntensityIsNeverLux() throws {
+        let raw = try #require(Self.find(.light, ["in_illuminance_raw": "77\n"]))
+        #expect(raw.unit == .vendor)
+        #expect(raw.value(ofText: "77") == 77)
+        let intensity = try #require(Self.find(.light, ["in_intensity_clear_raw": "9\n", "in_intensity_scale": "2\n"]))
+        #expect(intensity.unit == .vendor)
+        #expect(intensity.attribute == "in_intensity_clear_raw")
+    }
+
+    @Test func aDeviceWithoutTheChannelIsNoSensor() {
+        #expect(Self.find(.light, ["in_accel_x_raw": "0\n"]) == nil)
+        #expect(Self.find(.compass, ["in_magn_x_raw": "0\n"]) == nil)
+        #expect(Self.find(.proximity, ["in_illuminance_input": "1\n"]) == nil)
+    }
+
+    @Test func theNearLevelComesFromUdevElseFromTheDevice() throws {
+        let udev = try #require(
+            Self.find(
+                .proximity,
+                ["in_proximity_raw": "0\n", "in_proximity_nearlevel": "50\n"],
+                properties: ["PROXIMITY_NEAR_LEVEL": "200"]
+            )
+        )
+        #expect(udev.nearLevel == 200)
+        let device = try #require(Self.find(.proximity, ["in_proximity_raw": "0\n", "in_proximity_nearlevel": "50\n"]))
+        #expect(device.nearLevel == 50)
+        #expect(device.interval == 0.7)
+        // Without a near level nothing can say near: no sensor, as iio-sensor-proxy has it.
+        #expect(Self.find(.proximity, ["in_proximity_raw": "0\n"]) == nil)
+        #expect(Self.find(.proximity, ["in_proximity_raw": "0\n", "in_proximity_nearlevel": "0\n"]) == nil)
+    }
+
+    @Test func theCompassHeadingIsInDegreesAfterScaleAndOffset() throws {
+        let channel = try #require(
+            Self.find(
+                .compass,
+                [
+                    "in_rot_from_north_magnetic_tilt_comp_raw": "900\n",
+                    "in_rot_from_north_magnetic_tilt_comp_scale": "0.1\n",
+                    "in_rot_from_north_magnetic_tilt_comp_offset": "0\n",
+                ]
+            )
+        )
+        #expect(channel.value(ofText: "900\n") == 90)
+    }
+
+    @Test(arguments: ["", "\n", "abc\n", "1 2\n", "nan\n", "inf\n", "0x10\n"])
+    func textThatIsNotANumberIsNoReading(text: String) throws {
+        #expect(PolledChannel.number(text) == nil)
+    }
+
+    @Test(arguments: [("12\n", 12.0), (" -3.5\n", -3.5), ("0.000244\n", 0.000244), ("+7", 7)])
+    func decimalsAsSysfsWritesThem(text: String, value: Double) {
+        #expect(PolledChannel.number(text) == value)
+    }
+}
+
+/// Near or far, with a margin around the near level.
+@Suite struct ProximityThresholdTests {
+    @Test func aReadingHoveringAtTheLevelDoesNotFlap() {
+        var threshold = ProximityThreshold(nearLevel: 100)
+        #expect(threshold.update(raw: 50) == false)
+        // Above the level but within the margin: still far.
+        #expect(threshold.update(raw: 105) == false)
+        #expect(threshold.update(raw: 111) == true)
+        // Below the level but within the margin: still near.
+        for raw in [99.0, 95, 91, 104, 92] { #expect(threshold.update(raw: raw) == true) }
+        #expect(threshold.update(raw: 90) == false)
+        #expect(threshold.update(raw: 109) == false)
+    }
+
+    @Test func aResetDecidesAfresh() {
+        var threshold = ProximityThreshold(nearLevel: 100)
+        #expect(threshold.update(raw: 500) == true)
+        threshold.reset()
+        #expect(threshold.isNear == nil)
+        #expect(threshold.update(raw: 95) == false)
+    }
+}
