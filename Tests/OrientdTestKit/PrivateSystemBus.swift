@@ -81,6 +81,18 @@ package final class PrivateSystemBus {
         return try ChildProcess("stdbuf", command, testbed: testbed, environment: environment)
     }
 
+    /// Starts `gdbus monitor` with `arguments` (such as `--system --dest NAME`) and waits until it listens: gdbus
+    /// subscribes to the signals only once it has found the name's owner, after its "Monitoring" line, so the
+    /// owner's line ("The name … is owned by …") is the one that says a signal sent from now on is printed.
+    package func monitor(_ arguments: [String], testbed: Testbed) async throws -> ChildProcess {
+        let monitor = try start("gdbus", ["monitor"] + arguments, testbed: testbed)
+        let listening = await monitor.waitUntil("it monitors", timeout: .seconds(20)) {
+            monitor.outputText.contains("is owned by")
+        }
+        guard listening else { throw DaemonTestError(description: "gdbus monitor did not start\n\(monitor.report)") }
+        return monitor
+    }
+
     /// `Get` of one property of `net.hadess.SensorProxy`, as gdbus prints it, such as `<'normal'>`.
     package func property(_ name: String, testbed: Testbed) async throws -> String {
         let call = try await gdbus(

@@ -133,12 +133,7 @@ extension EmulatedDeviceTests {
             try client.call("ClaimLight")
             #expect(try await setup.lightLevel() == 200, "\(setup.report)")
 
-            let signals = try setup.bus.start(
-                "gdbus",
-                ["monitor"] + SensorProxyTests.destination,
-                testbed: setup.testbed
-            )
-            #expect(await signals.waitUntil("it monitors") { signals.outputText.contains("Monitoring") })
+            let signals = try await setup.bus.monitor(SensorProxyTests.destination, testbed: setup.testbed)
             // A desktop claims as its own user; iio-sensor-proxy's client prints each change.
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed, user: 65534)
             #expect(

@@ -109,8 +109,7 @@ extension EmulatedDeviceTests {
             )
             #expect(compass.outputText.contains("<false>"), "\(compass.report)")
 
-            let monitor = try bus.start("gdbus", ["monitor"] + Self.destination, testbed: setup.testbed)
-            #expect(await monitor.waitUntil("it monitors") { monitor.outputText.contains("Monitoring") })
+            let monitor = try await bus.monitor(Self.destination, testbed: setup.testbed)
 
             // A claim starts the sensor; a second claim by the same client is no second count.
             let client = try BusClient(address: bus.address)
@@ -248,9 +247,8 @@ extension EmulatedDeviceTests {
                 environment: bus.environment
             )
             let context = "\(daemon.process.report)\n\(bus.process.report)"
+            let monitor = try await bus.monitor(Self.destination, testbed: testbed)
             #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<false>")
-            let monitor = try bus.start("gdbus", ["monitor"] + Self.destination, testbed: testbed)
-            #expect(await monitor.waitUntil("it monitors") { monitor.outputText.contains("Monitoring") })
             #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
 
             let fixture = AccelerometerFixture()
