@@ -34,6 +34,23 @@ extension EmulatedDeviceTests {
         /// The events a change of tablet mode writes.
         static func change(_ tablet: Bool) -> [Record] { [.tabletMode(tablet), .report] }
 
+        /// Folds the open laptop into a tablet and opens it again, checking that the switch is told each change after
+        /// the laptop state it was made with; the records then.
+        static func foldAndUnfold(_ convertible: inout Convertible, _ uinput: UInputEmulation) async throws -> [Record]
+        {
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 300)) { $0["tablet_mode"]?.bool == true }
+            )
+            var records = try await uinput.records { sinceCreation($0).count == 4 }
+            #expect(sinceCreation(records) == change(false) + change(true), "folded: \(records)")
+            _ = try #require(
+                try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == false }
+            )
+            records = try await uinput.records { sinceCreation($0).count == 6 }
+            #expect(sinceCreation(records) == change(false) + change(true) + change(false), "opened: \(records)")
+            return records
+        }
+
         @Test func foldUnfoldAndTheManualSettingAreWrittenAndExitRemovesIt() async throws {
             var convertible = try await Convertible(uinput: true)
             defer { convertible.daemon.process.terminate() }
@@ -52,17 +69,7 @@ extension EmulatedDeviceTests {
             #expect(records.contains(.setup(name: "orientd tablet-mode switch", bus: 6, vendor: 0, product: 0)))
             #expect(!records.contains { if case .other = $0 { true } else { false } }, "\(records)")
 
-            _ = try #require(
-                try await convertible.hold(display: Convertible.lid(at: 300)) { $0["tablet_mode"]?.bool == true }
-            )
-            records = try await uinput.records { Self.sinceCreation($0).count == 4 }
-            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true), "folded: \(records)")
-
-            _ = try #require(
-                try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == false }
-            )
-            records = try await uinput.records { Self.sinceCreation($0).count == 6 }
-            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true) + Self.change(false))
+            records = try await Self.foldAndUnfold(&convertible, uinput)
 
             // The manual setting wins over the hinge, and the switch says it; back to auto, the hinge again.
             #expect(try await convertible.orientctl(["tablet-mode", "on"]).status == .exited(0))
@@ -92,16 +99,7 @@ extension EmulatedDeviceTests {
             var records = try await uinput.records { Self.sinceCreation($0) == Self.change(false) }
             #expect(Self.sinceCreation(records) == Self.change(false), "\(records)")
 
-            _ = try #require(
-                try await convertible.hold(display: Convertible.lid(at: 300)) { $0["tablet_mode"]?.bool == true }
-            )
-            records = try await uinput.records { Self.sinceCreation($0).count == 4 }
-            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true), "folded: \(records)")
-            _ = try #require(
-                try await convertible.hold(display: Convertible.lid(at: 100)) { $0["tablet_mode"]?.bool == false }
-            )
-            records = try await uinput.records { Self.sinceCreation($0).count == 6 }
-            #expect(Self.sinceCreation(records) == Self.change(false) + Self.change(true) + Self.change(false))
+            records = try await Self.foldAndUnfold(&convertible, uinput)
 
             let status = try #require(try await convertible.client.call("status").result)
             #expect(status["sensor"]?["status"]?.string == "active", "\(status)")

@@ -43,6 +43,24 @@ package enum ProgramRun {
         _ = addCloseFrom(&actions, 3)
     }
 
+    /// Sets `attributes` so that the child starts with `signals` at their default action and none blocked: the test
+    /// process blocks signals in some threads and ignores others, and a child would inherit both.
+    /// - Parameter flags: further `POSIX_SPAWN_*` flags, such as `POSIX_SPAWN_SETPGROUP`.
+    package static func resetSignals(
+        _ attributes: inout posix_spawnattr_t,
+        _ signals: [Int32] = [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGCHLD],
+        flags: Int32 = 0
+    ) {
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in signals { sigaddset(&defaults, signal) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | flags))
+    }
+
     /// How a run ended: its status (128 + the signal after a signal) and what it wrote.
     package struct Outcome {
         package let status: Int32
@@ -82,14 +100,7 @@ package enum ProgramRun {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        resetSignals(&attributes)
 
         let merged = environment ?? ProcessInfo.processInfo.environment
         let argv = arguments.map { strdup($0) } + [nil]
