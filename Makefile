@@ -7,7 +7,7 @@ ORIENTD_EVAL_DIR ?= $(abspath ../shared/eval)
 export ORIENTD_EVAL_DIR
 
 .PHONY: all deps build release man-tool run demo demo-classify classifier-figures check test system-test lint format bench
-.PHONY: latency side-by-side clean fuzz install-test
+.PHONY: latency side-by-side side-by-side-light clean fuzz install-test
 
 all: build
 
@@ -120,6 +120,11 @@ bench:
 # wake-ups and latency, poll mode, then orientd alone buffered (scripts/side-by-side.py; figures, not a test).
 side-by-side: deps release
 	/usr/bin/python3 scripts/side-by-side.py $$($(SWIFT) build -c release --show-bin-path)/orientd
+
+# iio-sensor-proxy and the release orientd, in turn, on one emulated light sensor held by monitor-sensor: wake-ups
+# and CPU unclaimed, claimed and released, and a change's latency (scripts/light-side-by-side; figures, not a test).
+side-by-side-light: deps release
+	/usr/bin/python3 scripts/light-side-by-side $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 # Event latency of the release daemon on an emulated accelerometer (figures, not a test).
 latency: deps
