@@ -31,7 +31,11 @@ extension EmulatedDeviceTests {
                 bus = try await PrivateSystemBus(testbed: testbed)
                 let sandbox = try DaemonSandbox()
                 let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+                try "[DBus]\nCompat=yes\nClaimUsers=nobody\n".write(
+                    toFile: configuration,
+                    atomically: true,
+                    encoding: .utf8
+                )
                 daemon = try await RunningDaemon(
                     testbed: testbed,
                     sandbox: sandbox,

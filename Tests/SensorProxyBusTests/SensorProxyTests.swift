@@ -32,12 +32,14 @@ extension EmulatedDeviceTests {
             let daemon: RunningDaemon
             var feed: AccelerometerFeed
 
-            init(policy: Bool = true, extraConfiguration: String = "") async throws {
+            /// - Parameter claimUsers: `[DBus] ClaimUsers=`; `nobody` by default, the user that `monitor-sensor`
+            ///   runs as in these tests, without a session.
+            init(policy: Bool = true, claimUsers: String = "nobody", extraConfiguration: String = "") async throws {
                 try testbed.add(fixture.description)
                 bus = try await PrivateSystemBus(testbed: testbed, policy: policy)
                 let sandbox = try DaemonSandbox()
                 let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\n\(extraConfiguration)".write(
+                try "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)".write(
                     toFile: configuration,
                     atomically: true,
                     encoding: .utf8

@@ -52,13 +52,16 @@ final class SensorProxyService {
     /// Whether something is near, with its margin, while a proximity sensor is found.
     private var proximity: ProximityThreshold?
     private var owned = false
+    /// Who may claim a sensor (root, seat users, `[DBus] ClaimUsers=`); the daemon replaces it on reload.
+    var claimPolicy: ClaimPolicy
     private var problem: String?
 
     /// Connects to the system bus, publishes the objects and takes the name; on failure logs why and stays off
     /// the bus (``statusReport`` tells).
-    init(loop: EventLoop, engine: Engine, logger: Logger) {
+    init(loop: EventLoop, engine: Engine, claimPolicy: ClaimPolicy, logger: Logger) {
         self.engine = engine
         self.logger = logger
+        self.claimPolicy = claimPolicy
         properties = Self.properties(of: engine)
         engine.tracksTilt = true
         for kind in PolledSensorKind.allCases {
@@ -268,12 +271,53 @@ final class SensorProxyService {
             let sensor = ProxySensor(method: member)
         else { return orientd_bus_reply_empty(message) }
         if member.hasPrefix("Claim") {
+            if let denial = refusal(of: sensor, by: sender, message: message) {
+                var error = sd_bus_error()
+                defer { sd_bus_error_free(&error) }
+                sd_bus_error_set(&error, "org.freedesktop.DBus.Error.AccessDenied", denial)
+                return sd_bus_reply_method_error(message, &error)
+            }
             // A claim that cannot be followed is refused, so that the client knows and may claim again.
             if let refused = claim(sensor, by: sender, message: message) { return -refused }
         } else {
             release(sensor, of: sender, reason: member)
         }
         return orientd_bus_reply_empty(message)
+    }
+
+    /// Why `sender` may not claim `sensor` (logged as a warning), or nil when ``claimPolicy`` allows it.
+    private func refusal(of sensor: ProxySensor, by sender: String, message: OpaquePointer) -> String? {
+        guard let userID = Self.senderUserID(message) else {
+            let reason = "the bus does not tell which user sent the claim, so it cannot be allowed"
+            logger.warning(
+                "sensor claim refused",
+                metadata: ["sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "reason": "\(reason)"]
+            )
+            return reason
+        }
+        let decision = claimPolicy.decide(userID: userID)
+        guard !decision.isAllowed else { return nil }
+        logger.warning(
+            "sensor claim refused",
+            metadata: [
+                "sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "uid": "\(userID)",
+                "reason": "\(decision.reason)",
+            ]
+        )
+        return decision.reason
+    }
+
+    /// The sender's effective user id as the bus tells it (its real one when the effective one is unknown).
+    private static func senderUserID(_ message: OpaquePointer) -> UInt32? {
+        var creds: OpaquePointer?
+        let mask = UInt64(SD_BUS_CREDS_EUID) | UInt64(SD_BUS_CREDS_UID) | UInt64(SD_BUS_CREDS_AUGMENT)
+        guard sd_bus_query_sender_creds(message, mask, &creds) >= 0, let creds else { return nil }
+        defer { sd_bus_creds_unref(creds) }
+        var userID: uid_t = 0
+        if sd_bus_creds_get_euid(creds, &userID) >= 0 || sd_bus_creds_get_uid(creds, &userID) >= 0 {
+            return UInt32(userID)
+        }
+        return nil
     }
 
     /// One count of `sensor` for a client that has not claimed it yet; a repeated claim changes nothing. The first
