@@ -30,7 +30,10 @@ import Glibc
 /// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claim). The ambient light
 /// sensor, the proximity sensor and the compass are ``PolledSensor``s that the service makes and is the delegate of:
 /// each runs while at least one bus client claims it (`ClaimLight`, `ClaimProximity`, `ClaimCompass`), and a claim
-/// is answered after the first reading, so that a client reads a value right after claiming. A failure to reach the
+/// is answered after the first reading, so that a client reads a value right after claiming. As with
+/// iio-sensor-proxy, only root, the user of an active seat session and the users of `[DBus] ClaimUsers=` may claim
+/// (``ClaimPolicy``); a reading's `PropertiesChanged` goes only to the clients that claim its sensor, the `Has…`
+/// properties' to everyone. A failure to reach the
 /// bus or to own the name is logged and shown in `status`; the control socket keeps serving.
 final class SensorProxyService {
     static let busName = "net.hadess.SensorProxy"
@@ -135,19 +138,49 @@ final class SensorProxyService {
         let compassNames = new.changedCompassNames(from: properties)
         properties = new
         guard owned, let connection else { return }
+        signal(names, path: Self.objectPath, interface: Self.interface, on: connection)
+        signal(compassNames, path: Self.compassPath, interface: Self.compassInterface, on: connection)
+    }
+
+    /// Signals the changes of `names`, as iio-sensor-proxy does: the `Has…` properties to everyone, a sensor's
+    /// readings only to each client that claims it (a unicast signal per claimant).
+    private func signal(_ names: [String], path: String, interface: String, on connection: BusConnection) {
+        let broadcast = names.filter { ProxySensor(readingProperty: $0) == nil }
         do {
-            if !names.isEmpty {
-                try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
-            }
-            if !compassNames.isEmpty {
-                try connection.emitPropertiesChanged(
-                    path: Self.compassPath,
-                    interface: Self.compassInterface,
-                    names: compassNames
-                )
+            if !broadcast.isEmpty {
+                try connection.emitPropertiesChanged(path: path, interface: interface, names: broadcast)
             }
         } catch {
             logger.warning("PropertiesChanged not sent", metadata: ["error": "\(error)"])
+        }
+        for sensor in ProxySensor.allCases {
+            let readings = names.filter { ProxySensor(readingProperty: $0) == sensor }
+            guard !readings.isEmpty else { continue }
+            let properties = readings.map { (name: $0, signature: Self.signature(of: $0)) }
+            for claimant in (claims[sensor] ?? [:]).keys.sorted() {
+                do {
+                    try connection.sendPropertiesChanged(
+                        path: path,
+                        interface: interface,
+                        properties: properties,
+                        to: claimant
+                    ) { name, message in self.append(name, to: message) }
+                } catch {
+                    logger.warning(
+                        "PropertiesChanged not sent",
+                        metadata: ["bus_client": "\(claimant)", "error": "\(error)"]
+                    )
+                }
+            }
+        }
+    }
+
+    /// The D-Bus signature of a property's value.
+    private static func signature(of property: String) -> String {
+        switch property {
+        case "AccelerometerOrientation", "AccelerometerTilt", "LightLevelUnit": "s"
+        case "LightLevel", "CompassHeading": "d"
+        default: "b"
         }
     }
 
