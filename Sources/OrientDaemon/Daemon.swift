@@ -117,7 +117,12 @@ public final class Daemon {
             throw DaemonError(.controlSocket, "cannot watch the control socket: \(error)")
         }
         if settings.sensorProxyCompat {
-            let service = SensorProxyService(loop: loop, engine: engine, logger: logger)
+            let service = SensorProxyService(
+                loop: loop,
+                engine: engine,
+                claimPolicy: ClaimPolicy(users: settings.claimUsers),
+                logger: logger
+            )
             sensorProxy = service
             output.sensorProxy = service
         }
@@ -226,6 +231,7 @@ public final class Daemon {
         if new.controlGroup != old.controlGroup || new.seatUsers != old.seatUsers {
             requests.authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
         }
+        if new.claimUsers != old.claimUsers { sensorProxy?.claimPolicy = ClaimPolicy(users: new.claimUsers) }
         virtualSwitch.reconfigure(new.virtualTabletSwitch)
         server?.maxClients = new.maxClients
         server?.outputLimit = new.outputLimit

@@ -163,11 +163,3 @@ import Glibc
         #expect(closed?.errno == .badFileDescriptor)
     }
 }
-
-/// Seat sessions as a test says they are.
-private struct FakeSeatSessions: SeatSessions {
-    var unavailableReason: String?
-    var answer: SeatSessionStatus
-
-    func status(ofUser userID: UInt32) -> SeatSessionStatus { answer }
-}

@@ -84,6 +84,8 @@ import Testing
         ("Server", "OutputLimitKiB", "65536", { $0.outputLimit == 65536 * 1024 }),
         ("DBus", "Compat", "yes", { $0.sensorProxyCompat }),
         ("DBus", "Compat", "no", { !$0.sensorProxyCompat }),
+        ("DBus", "ClaimUsers", "geoclue  nobody", { $0.claimUsers == ["geoclue", "nobody"] }),
+        ("DBus", "ClaimUsers", "", { $0.claimUsers.isEmpty }),
         ("Log", "Level", "debug", { $0.logLevel == .debug }),
         ("Log", "Level", "notice", { $0.logLevel == .notice }),
         ("Log", "Level", "error", { $0.logLevel == .error }),
@@ -150,6 +152,8 @@ import Testing
         ("DBus", "Compat", "true", "no, yes"),
         ("DBus", "Compat", "Yes", "no, yes"),
         ("DBus", "Compat", "", "no, yes"),
+        ("DBus", "ClaimUsers", "geoclue -x", "user names separated by spaces"),
+        ("DBus", "ClaimUsers", "geoclue,nobody", "user names separated by spaces"),
         ("Log", "Level", "trace", "debug, info, notice, warning, error"),
         ("Log", "Level", "critical", "debug, info, notice, warning, error"),
     ]
@@ -176,7 +180,7 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 23)
+        #expect(configuration.entries.count == 24)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()
@@ -187,6 +191,7 @@ import Testing
         #expect(settings.controlGroup == "orientd" && settings.seatUsers)
         #expect(settings.maxClients == 64 && settings.outputLimit == 256 * 1024 && settings.logLevel == .info)
         #expect(!settings.sensorProxyCompat, "the D-Bus service is off by default")
+        #expect(settings.claimUsers == ["geoclue"], "geoclue reads the compass without a session")
     }
 
     /// `IdleRate=` is at most `Rate=`, wherever each is set: above it, the error names the line of `IdleRate=` and

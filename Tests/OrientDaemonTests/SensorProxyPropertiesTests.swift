@@ -100,4 +100,18 @@ import Testing
     func otherMethodsNameNoSensor(method: String) {
         #expect(ProxySensor(method: method) == nil)
     }
+
+    /// Readings go to the claimants of their sensor; the `Has…` properties to everyone.
+    @Test func readingPropertiesBelongToTheirSensor() {
+        let readings: [String: ProxySensor] = [
+            "AccelerometerOrientation": .accelerometer, "AccelerometerTilt": .accelerometer, "LightLevel": .light,
+            "LightLevelUnit": .light, "ProximityNear": .proximity, "CompassHeading": .compass,
+        ]
+        for (property, sensor) in readings {
+            #expect(ProxySensor(readingProperty: property) == sensor, "\(property)")
+        }
+        for property in ["HasAccelerometer", "HasAmbientLight", "HasProximity", "HasCompass", "lightlevel", ""] {
+            #expect(ProxySensor(readingProperty: property) == nil, "\(property)")
+        }
+    }
 }

@@ -141,6 +141,10 @@ package final class PrivateSystemBus {
 /// A client connection of the test process itself to a bus (sd-bus), for claims that must outlive one call.
 package final class BusClient {
     private let bus: OpaquePointer
+    private var slots: [OpaquePointer] = []
+    /// The `PropertiesChanged` signals of `net.hadess.SensorProxy` received since ``collectPropertyChanges(broadcast:)``,
+    /// each as its `Name=value` pairs in order, such as `["AccelerometerOrientation=bottom-up"]`.
+    package private(set) var propertyChanges: [[String]] = []
 
     /// Connects to `address` as a bus client.
     package init(address: String) throws {
@@ -153,7 +157,98 @@ package final class BusClient {
     }
 
     deinit {
+        for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(bus)
+    }
+
+    /// Records every `PropertiesChanged` signal this connection receives from now on: those sent to it (a unicast
+    /// signal reaches its destination without a match rule) and, with `broadcast`, those sent to everyone (a match
+    /// rule, as `gdbus monitor` adds). Received while the client calls or waits (``waitForPropertyChanges``).
+    package func collectPropertyChanges(broadcast: Bool) throws {
+        let userdata = Unmanaged.passUnretained(self).toOpaque()
+        var slot: OpaquePointer?
+        try Self.check(
+            sd_bus_add_filter(
+                bus,
+                &slot,
+                { message, userdata, _ in
+                    guard let message, let userdata,
+                        sd_bus_message_is_signal(message, "org.freedesktop.DBus.Properties", "PropertiesChanged") > 0
+                    else { return 0 }
+                    let client = Unmanaged<BusClient>.fromOpaque(userdata).takeUnretainedValue()
+                    client.propertyChanges.append(BusClient.changes(in: message))
+                    return 0
+                },
+                userdata
+            ),
+            "sd_bus_add_filter"
+        )
+        slots.append(slot!)
+        if broadcast {
+            let rule =
+                "type='signal',sender='net.hadess.SensorProxy',interface='org.freedesktop.DBus.Properties',"
+                + "member='PropertiesChanged'"
+            try Self.check(sd_bus_add_match(bus, &slot, rule, nil, nil), "sd_bus_add_match")
+            slots.append(slot!)
+        }
+    }
+
+    /// Handles what the bus has sent until `condition` holds for ``propertyChanges``; false when `timeout` passes
+    /// first.
+    package func waitForPropertyChanges(
+        timeout: Duration = .seconds(10),
+        _ condition: ([[String]]) -> Bool
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            while try Self.checked(sd_bus_process(bus, nil), "sd_bus_process") > 0 {}
+            if condition(propertyChanges) { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The `Name=value` pairs of a `PropertiesChanged` signal (`sa{sv}as`).
+    private static func changes(in message: OpaquePointer) -> [String] {
+        var pairs: [String] = []
+        let array = CChar(UInt8(ascii: "a"))
+        let entry = CChar(UInt8(ascii: "e"))
+        let variant = CChar(UInt8(ascii: "v"))
+        guard sd_bus_message_skip(message, "s") >= 0, sd_bus_message_enter_container(message, array, "{sv}") > 0
+        else { return ["unreadable"] }
+        while sd_bus_message_enter_container(message, entry, "sv") > 0 {
+            var name: UnsafePointer<CChar>?
+            var type: CChar = 0
+            var contents: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &name) > 0, let name,
+                sd_bus_message_peek_type(message, &type, &contents) > 0, let contents,
+                sd_bus_message_enter_container(message, variant, contents) > 0
+            else { return pairs + ["unreadable"] }
+            pairs.append("\(String(cString: name))=\(value(of: message, signature: String(cString: contents)))")
+            _ = sd_bus_message_exit_container(message)
+            _ = sd_bus_message_exit_container(message)
+        }
+        return pairs
+    }
+
+    private static func value(of message: OpaquePointer, signature: String) -> String {
+        switch signature {
+        case "s":
+            var text: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &text) > 0, let text else { break }
+            return String(cString: text)
+        case "d":
+            var number = 0.0
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "d")), &number) > 0 else { break }
+            return "\(number)"
+        case "b":
+            var flag: Int32 = 0
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &flag) > 0 else { break }
+            return flag != 0 ? "true" : "false"
+        default:
+            break
+        }
+        return "unreadable (\(signature))"
     }
 
     /// The connection's unique name, such as `:1.4`.
@@ -197,5 +292,10 @@ package final class BusClient {
     private static func check(_ result: Int32, _ operation: String) throws {
         guard result < 0 else { return }
         throw DaemonTestError(description: "\(operation): \(Errno(result))")
+    }
+
+    private static func checked(_ result: Int32, _ operation: String) throws -> Int32 {
+        try check(result, operation)
+        return result
     }
 }

@@ -31,7 +31,11 @@ extension EmulatedDeviceTests {
                 bus = try await PrivateSystemBus(testbed: testbed)
                 let sandbox = try DaemonSandbox()
                 let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\n".write(toFile: configuration, atomically: true, encoding: .utf8)
+                try "[DBus]\nCompat=yes\nClaimUsers=nobody\n".write(
+                    toFile: configuration,
+                    atomically: true,
+                    encoding: .utf8
+                )
                 daemon = try await RunningDaemon(
                     testbed: testbed,
                     sandbox: sandbox,
@@ -130,10 +134,10 @@ extension EmulatedDeviceTests {
 
             // A claim is answered once the first reading is in: 2000 counts × 0.1 lux.
             let client = try BusClient(address: setup.bus.address)
+            try client.collectPropertyChanges(broadcast: false)
             try client.call("ClaimLight")
             #expect(try await setup.lightLevel() == 200, "\(setup.report)")
 
-            let signals = try await setup.bus.monitor(SensorProxyTests.destination, testbed: setup.testbed)
             // A desktop claims as its own user; iio-sensor-proxy's client prints each change.
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed, user: 65534)
             #expect(
@@ -168,18 +172,15 @@ extension EmulatedDeviceTests {
             )
 
             // A value that stays the same is not signalled again.
-            let changes = {
-                SensorProxyTests.signals(in: signals).split(separator: "\n").filter { $0.contains("'LightLevel'") }
-                    .count
-            }
             #expect(
-                await signals.waitUntil("the 4000 lux signal") {
-                    SensorProxyTests.signals(in: signals).contains("4000.0")
-                }
+                try await client.waitForPropertyChanges { $0.joined().contains("LightLevel=4000.0") },
+                "the 4000 lux signal: \(client.propertyChanges)"
             )
-            let before = changes()
+            let before = client.propertyChanges.joined().filter { $0.hasPrefix("LightLevel=") }.count
             try await Task.sleep(for: Self.twoPolls)
-            #expect(changes() == before, "\(SensorProxyTests.signals(in: signals))")
+            _ = try await client.waitForPropertyChanges(timeout: .zero) { _ in false }
+            let after = client.propertyChanges.joined().filter { $0.hasPrefix("LightLevel=") }.count
+            #expect(after == before, "\(client.propertyChanges)")
 
             // The client that leaves the bus takes its claim with it; the other one's keeps the sensor read.
             kill(monitor.pid, SIGKILL)
@@ -194,7 +195,6 @@ extension EmulatedDeviceTests {
             try setup.testbed.replaceAttribute(als.syspath, "in_illuminance_raw", "7000")
             try await Task.sleep(for: Self.twoPolls)
             #expect(try await setup.lightLevel() == 300, "read after the last release\n\(setup.report)")
-            signals.terminate()
             #expect(await setup.daemon.stop() == .exited(0))
         }
 

@@ -32,12 +32,14 @@ extension EmulatedDeviceTests {
             let daemon: RunningDaemon
             var feed: AccelerometerFeed
 
-            init(policy: Bool = true, extraConfiguration: String = "") async throws {
+            /// - Parameter claimUsers: `[DBus] ClaimUsers=`; `nobody` by default, the user that `monitor-sensor`
+            ///   runs as in these tests, without a session.
+            init(policy: Bool = true, claimUsers: String = "nobody", extraConfiguration: String = "") async throws {
                 try testbed.add(fixture.description)
                 bus = try await PrivateSystemBus(testbed: testbed, policy: policy)
                 let sandbox = try DaemonSandbox()
                 let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\n\(extraConfiguration)".write(
+                try "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)".write(
                     toFile: configuration,
                     atomically: true,
                     encoding: .utf8
@@ -109,10 +111,10 @@ extension EmulatedDeviceTests {
             )
             #expect(compass.outputText.contains("<false>"), "\(compass.report)")
 
-            let monitor = try await bus.monitor(Self.destination, testbed: setup.testbed)
-
-            // A claim starts the sensor; a second claim by the same client is no second count.
+            // A claim starts the sensor; a second claim by the same client is no second count. The claimant gets
+            // the readings' PropertiesChanged signals.
             let client = try BusClient(address: bus.address)
+            try client.collectPropertyChanges(broadcast: false)
             #expect(setup.daemon.bufferEnable(setup.fixture) == "0")
             try client.call("ClaimAccelerometer")
             #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
@@ -148,15 +150,14 @@ extension EmulatedDeviceTests {
             try setup.feed.hold(.bottomUp)
             try await setup.waitFor("AccelerometerOrientation", "<'bottom-up'>")
             #expect(
-                await monitor.waitUntil("PropertiesChanged to bottom-up") {
-                    Self.signals(in: monitor).contains("'AccelerometerOrientation': <'bottom-up'>")
-                }
+                try await client.waitForPropertyChanges { $0.joined().contains("AccelerometerOrientation=bottom-up") },
+                "PropertiesChanged to bottom-up: \(client.propertyChanges)"
             )
-            let signals = Self.signals(in: monitor)
+            let signals = client.propertyChanges.joined()
             for pose in ["normal", "left-up", "bottom-up"] {
-                #expect(signals.contains("'AccelerometerOrientation': <'\(pose)'>"), "\(signals)")
+                #expect(signals.contains("AccelerometerOrientation=\(pose)"), "\(signals)")
             }
-            #expect(signals.contains("'AccelerometerTilt': <'vertical'>"), "\(signals)")
+            #expect(signals.contains("AccelerometerTilt=vertical"), "\(signals)")
 
             // The tilt: leaning back and forward at 45°, then lying face up and face down.
             let lean = Int64(707)
@@ -178,9 +179,10 @@ extension EmulatedDeviceTests {
             #expect(lock.exitStatus == .exited(0), "\(lock.report)")
             try await setup.waitFor("AccelerometerOrientation", "<'left-up'>")
             #expect(
-                await monitor.waitUntil("PropertiesChanged to left-up after the lock") {
-                    Self.signals(in: monitor).split(separator: "\n").last?.contains("<'left-up'>") == true
-                }
+                try await client.waitForPropertyChanges {
+                    $0.joined().last { $0.hasPrefix("AccelerometerOrientation=") } == "AccelerometerOrientation=left-up"
+                },
+                "PropertiesChanged to left-up after the lock: \(client.propertyChanges)"
             )
             try setup.feed.hold(.bottomUp)
             try await setup.waitFor("AccelerometerTilt", "<'vertical'>")
@@ -200,7 +202,31 @@ extension EmulatedDeviceTests {
             try client.call("ReleaseProximity")
             let released = try await setup.daemon.connect().call("status")
             #expect(released.result?["bus"]?["clients"]?.array?.isEmpty == true, "\(released)")
-            monitor.terminate()
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
+        /// As iio-sensor-proxy: a reading's PropertiesChanged goes to the clients that claim the sensor, not to a
+        /// client that only watches.
+        @Test func readingsAreSignalledOnlyToClaimants() async throws {
+            var setup = try await Setup()
+            let watcher = try BusClient(address: setup.bus.address)
+            try watcher.collectPropertyChanges(broadcast: true)
+            let claimant = try BusClient(address: setup.bus.address)
+            try claimant.collectPropertyChanges(broadcast: false)
+            try claimant.call("ClaimAccelerometer")
+            try setup.feed.hold(.leftUp)
+            #expect(
+                try await claimant.waitForPropertyChanges { $0.joined().contains("AccelerometerOrientation=left-up") },
+                "the claimant gets the reading: \(claimant.propertyChanges)\n\(setup.report)"
+            )
+            // The bus keeps the order of one sender's messages: once the watcher has the reply to a call made
+            // after the signal went out, a broadcast of it would have been received before.
+            try watcher.call("ReleaseAccelerometer")
+            _ = try await watcher.waitForPropertyChanges(timeout: .zero) { _ in false }
+            #expect(
+                !watcher.propertyChanges.joined().contains { $0.hasPrefix("AccelerometerOrientation=") },
+                "\(watcher.propertyChanges)"
+            )
             #expect(await setup.daemon.stop() == .exited(0))
         }
 

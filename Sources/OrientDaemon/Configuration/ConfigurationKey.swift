@@ -246,7 +246,24 @@ struct ConfigurationKey: Sendable {
     ]
 
     private static let dbusKeys: [ConfigurationKey] = [
-        choice(section: "DBus", name: "Compat", default: "no", ["no", "yes"]) { $1.sensorProxyCompat = $0 == "yes" }
+        choice(section: "DBus", name: "Compat", default: "no", ["no", "yes"]) { $1.sensorProxyCompat = $0 == "yes" },
+        ConfigurationKey(
+            section: "DBus",
+            name: "ClaimUsers",
+            defaultValue: "geoclue",
+            allowed:
+                "user names separated by spaces (letters, digits, '_', '-', '.', not starting with '-'); empty: none",
+            check: { value in
+                for name in value.split(whereSeparator: \.isWhitespace) {
+                    let valid = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
+                    if !valid || name.hasPrefix("-") { return "'\(name)' is not a user name" }
+                }
+                return nil
+            },
+            apply: { value, settings in
+                settings.claimUsers = value.split(whereSeparator: \.isWhitespace).map(String.init)
+            }
+        ),
     ]
 
     private static let logKeys: [ConfigurationKey] = [

@@ -45,6 +45,8 @@ public struct DaemonSettings: Sendable {
     public var outputLimit = 256 * 1024
     /// `[DBus] Compat=`: serve iio-sensor-proxy's `net.hadess.SensorProxy` on the system bus.
     public var sensorProxyCompat = false
+    /// `[DBus] ClaimUsers=`: the system users who may claim sensors on the bus without an active session.
+    public var claimUsers = ["geoclue"]
     /// `[Log] Level=`.
     public var logLevel = Logger.Level.info
 

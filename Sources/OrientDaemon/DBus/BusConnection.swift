@@ -73,4 +73,49 @@ final class BusConnection {
         }
         try BusError.check(result, "sd_bus_emit_properties_changed", names.joined(separator: ", "))
     }
+
+    /// Sends `org.freedesktop.DBus.Properties.PropertiesChanged` with the new values of `properties` to one
+    /// connection only (a unicast signal: its destination set), as iio-sensor-proxy sends readings to the clients
+    /// that claim the sensor. `append` appends a property's value (of the property's D-Bus signature) to the message.
+    /// - Throws: ``BusError`` naming the call.
+    func sendPropertiesChanged(
+        path: String,
+        interface: String,
+        properties: [(name: String, signature: String)],
+        to destination: String,
+        append: (String, OpaquePointer) -> Int32
+    ) throws(BusError) {
+        var created: OpaquePointer?
+        try BusError.check(
+            sd_bus_message_new_signal(bus, &created, path, "org.freedesktop.DBus.Properties", "PropertiesChanged"),
+            "sd_bus_message_new_signal"
+        )
+        let message = try BusError.returned(created, by: "sd_bus_message_new_signal")
+        defer { sd_bus_message_unref(message) }
+        let what = properties.map(\.name).joined(separator: ", ")
+        try BusError.check(sd_bus_message_set_destination(message, destination), "sd_bus_message_set_destination")
+        try BusError.check(Self.append(string: interface, to: message), "sd_bus_message_append_basic", interface)
+        try BusError.check(Self.open(message, "a", "{sv}"), "sd_bus_message_open_container", what)
+        for property in properties {
+            try BusError.check(Self.open(message, "e", "sv"), "sd_bus_message_open_container", property.name)
+            try BusError.check(Self.append(string: property.name, to: message), "sd_bus_message_append_basic")
+            try BusError.check(Self.open(message, "v", property.signature), "sd_bus_message_open_container")
+            try BusError.check(append(property.name, message), "append", property.name)
+            try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
+            try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
+        }
+        try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
+        // No invalidated properties.
+        try BusError.check(Self.open(message, "a", "s"), "sd_bus_message_open_container")
+        try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
+        try BusError.check(sd_bus_send(bus, message, nil), "sd_bus_send", "\(what) to \(destination)")
+    }
+
+    private static func open(_ message: OpaquePointer, _ type: Unicode.Scalar, _ contents: String) -> Int32 {
+        sd_bus_message_open_container(message, CChar(UInt8(ascii: type)), contents)
+    }
+
+    private static func append(string: String, to message: OpaquePointer) -> Int32 {
+        string.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+    }
 }

@@ -40,6 +40,19 @@ enum ProxySensor: String, Sendable, Hashable, CaseIterable, Comparable {
         self = sensor
     }
 
+    /// The sensor whose readings `property` carries (`AccelerometerOrientation`, `LightLevel`, `ProximityNear`,
+    /// `CompassHeading`, …), whose changes go only to the clients that claim it; nil for the `Has…` properties,
+    /// which go to everyone.
+    init?(readingProperty property: String) {
+        switch property {
+        case "AccelerometerOrientation", "AccelerometerTilt": self = .accelerometer
+        case "LightLevel", "LightLevelUnit": self = .light
+        case "ProximityNear": self = .proximity
+        case "CompassHeading": self = .compass
+        default: return nil
+        }
+    }
+
     /// In the order of the API.
     static func < (lhs: ProxySensor, rhs: ProxySensor) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

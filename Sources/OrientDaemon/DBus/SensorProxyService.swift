@@ -30,7 +30,10 @@ import Glibc
 /// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claim). The ambient light
 /// sensor, the proximity sensor and the compass are ``PolledSensor``s that the service makes and is the delegate of:
 /// each runs while at least one bus client claims it (`ClaimLight`, `ClaimProximity`, `ClaimCompass`), and a claim
-/// is answered after the first reading, so that a client reads a value right after claiming. A failure to reach the
+/// is answered after the first reading, so that a client reads a value right after claiming. As with
+/// iio-sensor-proxy, only root, the user of an active seat session and the users of `[DBus] ClaimUsers=` may claim
+/// (``ClaimPolicy``); a reading's `PropertiesChanged` goes only to the clients that claim its sensor, the `Has…`
+/// properties' to everyone. A failure to reach the
 /// bus or to own the name is logged and shown in `status`; the control socket keeps serving.
 final class SensorProxyService {
     static let busName = "net.hadess.SensorProxy"
@@ -52,13 +55,16 @@ final class SensorProxyService {
     /// Whether something is near, with its margin, while a proximity sensor is found.
     private var proximity: ProximityThreshold?
     private var owned = false
+    /// Who may claim a sensor (root, seat users, `[DBus] ClaimUsers=`); the daemon replaces it on reload.
+    var claimPolicy: ClaimPolicy
     private var problem: String?
 
     /// Connects to the system bus, publishes the objects and takes the name; on failure logs why and stays off
     /// the bus (``statusReport`` tells).
-    init(loop: EventLoop, engine: Engine, logger: Logger) {
+    init(loop: EventLoop, engine: Engine, claimPolicy: ClaimPolicy, logger: Logger) {
         self.engine = engine
         self.logger = logger
+        self.claimPolicy = claimPolicy
         properties = Self.properties(of: engine)
         engine.tracksTilt = true
         for kind in PolledSensorKind.allCases {
@@ -132,19 +138,49 @@ final class SensorProxyService {
         let compassNames = new.changedCompassNames(from: properties)
         properties = new
         guard owned, let connection else { return }
+        signal(names, path: Self.objectPath, interface: Self.interface, on: connection)
+        signal(compassNames, path: Self.compassPath, interface: Self.compassInterface, on: connection)
+    }
+
+    /// Signals the changes of `names`, as iio-sensor-proxy does: the `Has…` properties to everyone, a sensor's
+    /// readings only to each client that claims it (a unicast signal per claimant).
+    private func signal(_ names: [String], path: String, interface: String, on connection: BusConnection) {
+        let broadcast = names.filter { ProxySensor(readingProperty: $0) == nil }
         do {
-            if !names.isEmpty {
-                try connection.emitPropertiesChanged(path: Self.objectPath, interface: Self.interface, names: names)
-            }
-            if !compassNames.isEmpty {
-                try connection.emitPropertiesChanged(
-                    path: Self.compassPath,
-                    interface: Self.compassInterface,
-                    names: compassNames
-                )
+            if !broadcast.isEmpty {
+                try connection.emitPropertiesChanged(path: path, interface: interface, names: broadcast)
             }
         } catch {
             logger.warning("PropertiesChanged not sent", metadata: ["error": "\(error)"])
+        }
+        for sensor in ProxySensor.allCases {
+            let readings = names.filter { ProxySensor(readingProperty: $0) == sensor }
+            guard !readings.isEmpty else { continue }
+            let properties = readings.map { (name: $0, signature: Self.signature(of: $0)) }
+            for claimant in (claims[sensor] ?? [:]).keys.sorted() {
+                do {
+                    try connection.sendPropertiesChanged(
+                        path: path,
+                        interface: interface,
+                        properties: properties,
+                        to: claimant
+                    ) { name, message in self.append(name, to: message) }
+                } catch {
+                    logger.warning(
+                        "PropertiesChanged not sent",
+                        metadata: ["bus_client": "\(claimant)", "error": "\(error)"]
+                    )
+                }
+            }
+        }
+    }
+
+    /// The D-Bus signature of a property's value.
+    private static func signature(of property: String) -> String {
+        switch property {
+        case "AccelerometerOrientation", "AccelerometerTilt", "LightLevelUnit": "s"
+        case "LightLevel", "CompassHeading": "d"
+        default: "b"
         }
     }
 
@@ -268,12 +304,53 @@ final class SensorProxyService {
             let sensor = ProxySensor(method: member)
         else { return orientd_bus_reply_empty(message) }
         if member.hasPrefix("Claim") {
+            if let denial = refusal(of: sensor, by: sender, message: message) {
+                var error = sd_bus_error()
+                defer { sd_bus_error_free(&error) }
+                sd_bus_error_set(&error, "org.freedesktop.DBus.Error.AccessDenied", denial)
+                return sd_bus_reply_method_error(message, &error)
+            }
             // A claim that cannot be followed is refused, so that the client knows and may claim again.
             if let refused = claim(sensor, by: sender, message: message) { return -refused }
         } else {
             release(sensor, of: sender, reason: member)
         }
         return orientd_bus_reply_empty(message)
+    }
+
+    /// Why `sender` may not claim `sensor` (logged as a warning), or nil when ``claimPolicy`` allows it.
+    private func refusal(of sensor: ProxySensor, by sender: String, message: OpaquePointer) -> String? {
+        guard let userID = Self.senderUserID(message) else {
+            let reason = "the bus does not tell which user sent the claim, so it cannot be allowed"
+            logger.warning(
+                "sensor claim refused",
+                metadata: ["sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "reason": "\(reason)"]
+            )
+            return reason
+        }
+        let decision = claimPolicy.decide(userID: userID)
+        guard !decision.isAllowed else { return nil }
+        logger.warning(
+            "sensor claim refused",
+            metadata: [
+                "sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "uid": "\(userID)",
+                "reason": "\(decision.reason)",
+            ]
+        )
+        return decision.reason
+    }
+
+    /// The sender's effective user id as the bus tells it (its real one when the effective one is unknown).
+    private static func senderUserID(_ message: OpaquePointer) -> UInt32? {
+        var creds: OpaquePointer?
+        let mask = UInt64(SD_BUS_CREDS_EUID) | UInt64(SD_BUS_CREDS_UID) | UInt64(SD_BUS_CREDS_AUGMENT)
+        guard sd_bus_query_sender_creds(message, mask, &creds) >= 0, let creds else { return nil }
+        defer { sd_bus_creds_unref(creds) }
+        var userID: uid_t = 0
+        if sd_bus_creds_get_euid(creds, &userID) >= 0 || sd_bus_creds_get_uid(creds, &userID) >= 0 {
+            return UInt32(userID)
+        }
+        return nil
     }
 
     /// One count of `sensor` for a client that has not claimed it yet; a repeated claim changes nothing. The first
