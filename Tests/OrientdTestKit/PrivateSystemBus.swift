@@ -81,6 +81,20 @@ package final class PrivateSystemBus {
         return try ChildProcess("stdbuf", command, testbed: testbed, environment: environment)
     }
 
+    /// Starts orientd on this bus with `configuration` as its configuration file (in a fresh sandbox), such as
+    /// `[DBus]\nCompat=yes\n`.
+    package func daemon(testbed: Testbed, configuration: String) async throws -> RunningDaemon {
+        let sandbox = try DaemonSandbox()
+        let file = sandbox.directory + "/orientd.conf"
+        try configuration.write(toFile: file, atomically: true, encoding: .utf8)
+        return try await RunningDaemon(
+            testbed: testbed,
+            sandbox: sandbox,
+            arguments: RunningDaemon.defaultArguments + ["--config", file],
+            environment: environment
+        )
+    }
+
     /// Starts `gdbus monitor` with `arguments` (such as `--system --dest NAME`) and waits until it listens: gdbus
     /// subscribes to the signals only once it has found the name's owner, after its "Monitoring" line, so the
     /// owner's line ("The name … is owned by …") is the one that says a signal sent from now on is printed.

@@ -29,18 +29,9 @@ extension EmulatedDeviceTests {
             init(devices: [PolledSensorFixture]) async throws {
                 for device in devices { try testbed.add(device.description) }
                 bus = try await PrivateSystemBus(testbed: testbed)
-                let sandbox = try DaemonSandbox()
-                let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\nClaimUsers=nobody\n".write(
-                    toFile: configuration,
-                    atomically: true,
-                    encoding: .utf8
-                )
-                daemon = try await RunningDaemon(
+                daemon = try await bus.daemon(
                     testbed: testbed,
-                    sandbox: sandbox,
-                    arguments: RunningDaemon.defaultArguments + ["--config", configuration],
-                    environment: bus.environment
+                    configuration: "[DBus]\nCompat=yes\nClaimUsers=nobody\n"
                 )
             }
 

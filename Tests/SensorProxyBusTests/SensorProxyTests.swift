@@ -37,18 +37,9 @@ extension EmulatedDeviceTests {
             init(policy: Bool = true, claimUsers: String = "nobody", extraConfiguration: String = "") async throws {
                 try testbed.add(fixture.description)
                 bus = try await PrivateSystemBus(testbed: testbed, policy: policy)
-                let sandbox = try DaemonSandbox()
-                let configuration = sandbox.directory + "/orientd.conf"
-                try "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)".write(
-                    toFile: configuration,
-                    atomically: true,
-                    encoding: .utf8
-                )
-                daemon = try await RunningDaemon(
+                daemon = try await bus.daemon(
                     testbed: testbed,
-                    sandbox: sandbox,
-                    arguments: RunningDaemon.defaultArguments + ["--config", configuration],
-                    environment: bus.environment
+                    configuration: "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)"
                 )
                 feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
             }
@@ -263,15 +254,7 @@ extension EmulatedDeviceTests {
         @Test func hasAccelerometerFollowsHotplugWhileNobodyClaims() async throws {
             let testbed = Testbed()
             let bus = try await PrivateSystemBus(testbed: testbed)
-            let sandbox = try DaemonSandbox()
-            let configuration = sandbox.directory + "/orientd.conf"
-            try "[DBus]\nCompat=yes\n".write(toFile: configuration, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
-                testbed: testbed,
-                sandbox: sandbox,
-                arguments: RunningDaemon.defaultArguments + ["--config", configuration],
-                environment: bus.environment
-            )
+            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\n")
             let context = "\(daemon.process.report)\n\(bus.process.report)"
             let monitor = try await bus.monitor(Self.destination, testbed: testbed)
             #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<false>")
