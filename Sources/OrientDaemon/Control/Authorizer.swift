@@ -98,14 +98,10 @@ public struct Authorizer: Sendable {
         if !seatUsers {
             seatDenial = "seat users are not admitted (SeatUsers=no)"
         } else {
-            switch seats.status(ofUser: peer.userID) {
-            case .active:
+            guard let denial = seats.status(ofUser: peer.userID).denial else {
                 return Decision(who: who, admittedBy: "has an active session on a seat")
-            case .none:
-                seatDenial = "has no active seat session"
-            case .unavailable(let reason):
-                seatDenial = "cannot be checked for a seat session (\(reason))"
             }
+            seatDenial = denial
         }
         return Decision(who: who, denial: "is not root, \(groupDenial), and \(seatDenial); \(advice)")
     }

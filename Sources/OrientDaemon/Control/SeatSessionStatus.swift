@@ -19,4 +19,13 @@ enum SeatSessionStatus: Sendable, Hashable {
     case none
     /// Seats cannot be asked about (no logind, an error); the reason in words.
     case unavailable(String)
+
+    /// Why a user in this state is not admitted as a seat user, in words; nil for `.active`.
+    var denial: String? {
+        switch self {
+        case .active: nil
+        case .none: "has no active seat session"
+        case .unavailable(let reason): "cannot be checked for a seat session (\(reason))"
+        }
+    }
 }

@@ -49,14 +49,8 @@ struct ClaimPolicy: Sendable {
         if let name, users.contains(name) {
             return Decision(isAllowed: true, reason: "\(who) is in [DBus] ClaimUsers=")
         }
-        let seatDenial: String
-        switch seats.status(ofUser: userID) {
-        case .active:
+        guard let seatDenial = seats.status(ofUser: userID).denial else {
             return Decision(isAllowed: true, reason: "\(who) has an active session on a seat")
-        case .none:
-            seatDenial = "has no active session on a seat"
-        case .unavailable(let reason):
-            seatDenial = "cannot be checked for a seat session (\(reason))"
         }
         let listed = users.isEmpty ? "none" : users.joined(separator: " ")
         return Decision(
