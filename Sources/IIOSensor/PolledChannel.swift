@@ -31,15 +31,47 @@ public struct PolledChannel: Sendable, Hashable {
     public let nearLevel: Double?
     /// Seconds between two readings while claimed.
     public let interval: Double
+    /// How the attribute's text is written.
+    public var encoding: Encoding = .decimal
+    /// The buffer read instead of polling while claimed (`acpi-als`); nil for a sensor that is polled. The attribute
+    /// then gives the first reading, and the readings while the buffer cannot be read.
+    public var buffer: LightBuffer?
+
+    /// How a polled attribute's text is written.
+    public enum Encoding: Sendable, Hashable {
+        /// A decimal number, as IIO attributes are (`2000`, `123.45`).
+        case decimal
+        /// Apple's SMC light, `(left,right)`: ``AppleSMCLight``.
+        case appleSMCLight
+    }
 
     /// The shortest and longest pace taken from a device's integration time, in seconds.
     public static let intervalRange = 0.1...5.0
 
-    /// The value of one reading's text: `(raw + offset) × scale`; nil for text that is not a number.
+    /// The value of one reading's text: `(raw + offset) × scale`, or the level of an Apple SMC reading; nil for text
+    /// that is not a reading.
     public func value(ofText text: String) -> Double? {
-        guard let raw = Self.number(text) else { return nil }
-        return (raw + offset) * scale
+        switch encoding {
+        case .decimal:
+            guard let raw = Self.number(text) else { return nil }
+            return (raw + offset) * scale
+        case .appleSMCLight:
+            return (try? AppleSMCLight(parsing: text)).map { ($0.level + offset) * scale }
+        }
     }
+
+    /// The `light` attribute of Apple's SMC (the `applesmc` platform device): iio-sensor-proxy's level of
+    /// `(left,right)`, a `vendor` value, read at iio-sensor-proxy's pace for it (every 8 s).
+    public static let appleSMCLight = PolledChannel(
+        kind: .light,
+        attribute: "light",
+        scale: 1,
+        offset: 0,
+        unit: .vendor,
+        nearLevel: nil,
+        interval: 8,
+        encoding: .appleSMCLight
+    )
 
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
     /// - Parameters:

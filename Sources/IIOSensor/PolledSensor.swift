@@ -13,6 +13,7 @@
 
 public import EventLoop
 public import Logging
+import OrientationCore
 import SystemSupport
 import UdevSupport
 
@@ -21,20 +22,25 @@ import Glibc
 #endif
 
 /// One of the sensors iio-sensor-proxy serves besides the accelerometer (light, proximity, compass): found among
-/// the IIO devices through libudev, followed through hotplug, and read by polling one sysfs attribute on a timer of
-/// the event loop while it runs.
+/// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC) through libudev, followed through
+/// hotplug, and read by polling one sysfs attribute on a timer of the event loop while it runs; an `acpi-als` light
+/// sensor with a buffer and a trigger is read through its buffer instead (``BufferedLightCapture``), and polled
+/// when the buffer cannot be set up.
 ///
-/// Stopped, it holds no timer and reads nothing. Each reading opens, reads and closes the attribute (a few system
-/// calls at a pace below 2 Hz), so that a file a test rig replaces (umockdev's `set_attribute`) is read afresh.
-/// Started, it reads at once, so that the owner has a value before ``start()`` returns, then at the channel's pace.
+/// Stopped, it holds no timer, no open device and reads nothing. Each reading opens, reads and closes the attribute
+/// (a few system calls at a pace below 2 Hz), so that a file a test rig replaces (umockdev's `set_attribute`) is read
+/// afresh. Started, it reads at once, so that the owner has a value before ``start()`` returns, then at the
+/// channel's pace, or whenever the kernel pushes a scan.
 public final class PolledSensor {
     /// What the sensor measures.
     public let kind: PolledSensorKind
     private let loop: EventLoop
     private let logger: Logger
     private unowned let delegate: any PolledSensorDelegate
-    private var monitor: HotplugMonitor?
+    private var monitors: [HotplugMonitor] = []
     private var timer: TimerSource?
+    /// The buffer read while running on a light sensor that has one.
+    private var capture: BufferedLightCapture?
     /// The device found, and its channel; nil while there is none.
     public private(set) var device: (syspath: String, channel: PolledChannel)?
     /// The error of the last failed reading, so that a lasting failure is logged once.
@@ -49,12 +55,19 @@ public final class PolledSensor {
         self.loop = loop
         self.logger = logger
         self.delegate = delegate
-        do {
-            monitor = try HotplugMonitor(loop: loop, subsystem: "iio") { [unowned self] action, _ in
-                self.hotplug(action)
+        for subsystem in Self.subsystems(kind) {
+            do {
+                monitors.append(
+                    try HotplugMonitor(loop: loop, subsystem: subsystem) { [unowned self] action, _ in
+                        self.hotplug(action)
+                    }
+                )
+            } catch {
+                logger.warning(
+                    "hotplug is not followed",
+                    metadata: ["sensor": "\(kind.rawValue)", "subsystem": "\(subsystem)", "error": "\(error)"]
+                )
             }
-        } catch {
-            logger.warning("hotplug is not followed", metadata: ["sensor": "\(kind.rawValue)", "error": "\(error)"])
         }
         device = Self.discover(kind)
         if let device {
@@ -72,12 +85,44 @@ public final class PolledSensor {
     public var channel: PolledChannel? { device?.channel }
 
     /// Whether the sensor is being read.
-    public var isRunning: Bool { timer != nil }
+    public var isRunning: Bool { timer != nil || capture != nil }
 
-    /// Reads now (the delegate hears the reading before this returns) and then at the channel's pace. Does nothing
-    /// while running or without a device.
+    /// Whether the sensor is read through its buffer now.
+    public var isBuffered: Bool { capture != nil }
+
+    /// Reads now (the delegate hears the reading before this returns) and then at the channel's pace, or as the
+    /// buffer delivers. Does nothing while running or without a device.
     public func start() {
-        guard timer == nil, let device else { return }
+        guard !isRunning, let device else { return }
+        if let buffer = device.channel.buffer {
+            do {
+                capture = try BufferedLightCapture(
+                    syspath: device.syspath,
+                    buffer: buffer,
+                    loop: loop,
+                    owner: self
+                )
+                logger.info(
+                    "sensor started",
+                    metadata: [
+                        "sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "mode": "buffer",
+                        "trigger": "\(buffer.trigger)",
+                    ]
+                )
+                read()
+                return
+            } catch {
+                logger.warning(
+                    "the sensor's buffer cannot be read: polling it instead",
+                    metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "error": "\(error)"]
+                )
+            }
+        }
+        startPolling(device)
+    }
+
+    /// Reads now and then on a timer at the channel's pace.
+    private func startPolling(_ device: (syspath: String, channel: PolledChannel)) {
         do {
             timer = try loop.addRepeatingTimer(interval: device.channel.interval, accuracy: 0.05) {
                 [unowned self] in self.read()
@@ -86,16 +131,40 @@ public final class PolledSensor {
             logger.error("cannot poll the sensor", metadata: ["sensor": "\(kind.rawValue)", "error": "\(error)"])
             return
         }
-        logger.info("sensor started", metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)"])
+        logger.info(
+            "sensor started",
+            metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "mode": "poll"]
+        )
         read()
     }
 
-    /// Stops reading: no timer remains.
+    /// Stops reading: no timer and no open device remain, and a buffer's device is put back as it was.
     public func stop() {
-        guard timer != nil else { return }
+        guard isRunning else { return }
         timer = nil
+        capture?.stop()
+        capture = nil
         lastFailure = nil
         logger.info("sensor stopped", metadata: ["sensor": "\(kind.rawValue)"])
+    }
+
+    /// A reading of the buffer: the last scan of a wake-up, after the channel's offset and scale.
+    func buffered(_ value: Double) {
+        readings += 1
+        lastFailure = nil
+        delegate.polledSensor(self, read: value)
+    }
+
+    /// The buffer failed while read: the device is put back and polled instead (or, gone, waits for hotplug).
+    func bufferFailed(_ error: SensorError) {
+        guard let device, capture != nil else { return }
+        capture?.stop()
+        capture = nil
+        logger.warning(
+            "the sensor's buffer failed: polling it instead",
+            metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "error": "\(error)"]
+        )
+        startPolling(device)
     }
 
     /// One reading, handed to the delegate; a failure is logged when it first happens and the value is kept.
@@ -113,9 +182,24 @@ public final class PolledSensor {
             lastFailure = error
             return
         }
-        guard let value = device.channel.value(ofText: String(decoding: bytes, as: UTF8.self)) else {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let value = device.channel.value(ofText: text) else {
             if lastFailure != .invalidArgument {
-                logger.warning("the sensor's reading is not a number", metadata: ["path": "\(path)"])
+                let why: String
+                switch device.channel.encoding {
+                case .decimal: why = "not a number"
+                case .appleSMCLight:
+                    do {
+                        _ = try AppleSMCLight(parsing: text)
+                        why = "not a reading"
+                    } catch {
+                        why = error.description
+                    }
+                }
+                logger.warning(
+                    "the sensor's reading is not served",
+                    metadata: ["path": "\(path)", "reason": "\(why)"]
+                )
             }
             lastFailure = .invalidArgument
             return
@@ -135,6 +219,8 @@ public final class PolledSensor {
         guard found?.syspath != device?.syspath || found?.channel != device?.channel else { return }
         let wasRunning = isRunning
         timer = nil
+        capture?.stop()
+        capture = nil
         device = found
         logger.info(
             found == nil ? "sensor gone" : "sensor found",
@@ -144,21 +230,58 @@ public final class PolledSensor {
         if wasRunning { start() }
     }
 
-    /// The first IIO device (by sysfs path) with a channel of `kind`: its sysfs path and the channel read, as a
-    /// sensor would find it now (for `orientd sensors`).
+    /// The udev subsystems whose devices can be a sensor of `kind`.
+    static func subsystems(_ kind: PolledSensorKind) -> [String] {
+        kind == .light ? ["iio", "platform"] : ["iio"]
+    }
+
+    /// The first IIO device (by sysfs path) with a channel of `kind` (for light, with its buffer when it is an
+    /// `acpi-als` that has one), else for light Apple's SMC: its sysfs path and the channel read, as a sensor would
+    /// find it now (for `orientd sensors`).
     public static func discover(_ kind: PolledSensorKind) -> (syspath: String, channel: PolledChannel)? {
         guard let udev = try? Udev() else { return nil }
-        for device in udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath }) {
-            let channel = PolledChannel.find(
-                kind,
-                exists: { name in access(device.syspath + "/" + name, F_OK) == 0 },
-                attribute: { name in
-                    (try? FileDescriptor.contents(ofFile: device.syspath + "/" + name, maximumSize: 4096))
-                        .map { String(decoding: $0, as: UTF8.self) }
-                },
-                property: { device.properties[$0] }
-            )
-            if let channel { return (device.syspath, channel) }
+        let devices = udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath })
+        for device in devices {
+            let exists = { (name: String) in access(device.syspath + "/" + name, F_OK) == 0 }
+            let attribute = { (name: String) in
+                (try? FileDescriptor.contents(ofFile: device.syspath + "/" + name, maximumSize: 4096))
+                    .map { String(decoding: $0, as: UTF8.self) }
+            }
+            guard
+                var channel = PolledChannel.find(
+                    kind,
+                    exists: exists,
+                    attribute: attribute,
+                    property: {
+                        device.properties[$0]
+                    }
+                )
+            else { continue }
+            if kind == .light, let name = attribute("name").map({ $0.trimmingWhitespace() }),
+                LightBuffer.drivers.contains(name)
+            {
+                let triggers = Set(
+                    devices.compactMap { other in
+                        (try? FileDescriptor.contents(ofFile: other.syspath + "/name", maximumSize: 4096))
+                            .map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+                    }
+                )
+                channel.buffer = LightBuffer.find(
+                    deviceName: name,
+                    sysname: device.sysname,
+                    devnode: device.devnode,
+                    exists: exists,
+                    attribute: attribute,
+                    triggers: triggers
+                )
+            }
+            return (device.syspath, channel)
+        }
+        guard kind == .light else { return nil }
+        // Apple's SMC: iio-sensor-proxy's hwmon light, the platform device whose modalias is platform:applesmc.
+        for device in udev.devices(subsystem: "platform").sorted(by: { $0.syspath < $1.syspath })
+        where device.properties["MODALIAS"] == "platform:applesmc" || device.properties["DRIVER"] == "applesmc" {
+            if access(device.syspath + "/light", F_OK) == 0 { return (device.syspath, .appleSMCLight) }
         }
         return nil
     }

@@ -26,9 +26,10 @@ struct Sensors: ParsableCommand {
             beside it gives the hinge angle (tablet mode on convertibles). Include this output \
             in bug reports. With --probe, the chosen accelerometer is also started briefly, to \
             show the mode that really works and a first calibrated reading (needs write access \
-            to its sysfs attributes, usually root). Then the ambient light sensor, the proximity \
-            sensor and the compass found, which orientd serves on D-Bus with [DBus] Compat=yes: the \
-            attribute read, how a reading becomes a value, and the pace while claimed.
+            to its sysfs attributes, usually root). Then the ambient light sensor (IIO, the \
+            buffer of acpi-als, or Apple's SMC), the proximity sensor and the compass found, which \
+            orientd serves on D-Bus with [DBus] Compat=yes: the attribute or buffer read, how a \
+            reading becomes a value, and the pace while claimed.
             """
     )
 
@@ -129,8 +130,21 @@ struct Sensors: ParsableCommand {
             what = "compass (CompassHeading)"
             value += ", degrees"
         }
+        var read = "\(channel.attribute): \(value), every \(number(channel.interval)) s while claimed"
+        if channel.encoding == .appleSMCLight {
+            read =
+                "\(channel.attribute) (Apple SMC, (left,right)): the larger / 255 × 100, vendor, every "
+                + "\(number(channel.interval)) s while claimed"
+        }
+        if let buffer = channel.buffer {
+            let scan = "(raw + \(number(buffer.offset))) × \(number(buffer.scale)), lux"
+            read =
+                "\(buffer.node) buffer (\(buffer.element), trigger \(buffer.trigger)): \(scan), as the kernel "
+                + "pushes scans while claimed; the first reading from \(channel.attribute), which is polled instead "
+                + "if the buffer cannot be read"
+        }
         return "\(device) — \(what), served on D-Bus with [DBus] Compat=yes\n"
-            + "  read:     \(channel.attribute): \(value), every \(number(channel.interval)) s while claimed\n"
+            + "  read:     \(read)\n"
             + "  sysfs:    \(syspath)\n"
     }
 

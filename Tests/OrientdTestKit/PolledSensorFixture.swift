@@ -26,6 +26,10 @@ package struct PolledSensorFixture: Sendable {
     package var attributes: [(String, String)]
     /// The udev properties besides the subsystem's.
     package var properties: [(String, String)] = []
+    /// Whether the device has a node, `/dev/iio:deviceN` (an emulated stream: what the test writes, it reads).
+    package var hasNode = false
+    /// The name of the device's own trigger, added beside it as `triggerN`; nil for none.
+    package var trigger: String?
 
     package init(name: String, deviceNumber: Int, parentPath: String, attributes: [(String, String)]) {
         self.name = name
@@ -37,12 +41,62 @@ package struct PolledSensorFixture: Sendable {
     /// `/sys/devices/…/iio:deviceN`.
     package var syspath: String { "/sys\(parentPath)/iio:device\(deviceNumber)" }
 
-    /// The umockdev description of the device.
+    /// `/dev/iio:deviceN`.
+    package var deviceNode: String { "/dev/iio:device\(deviceNumber)" }
+
+    /// The umockdev description of the device, then of its trigger when it has one.
     package var description: String {
-        var lines = ["P: \(parentPath)/iio:device\(deviceNumber)", "E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio"]
+        var lines = ["P: \(parentPath)/iio:device\(deviceNumber)"]
+        var attributes = [("name", name)]
+        if hasNode {
+            lines += ["N: iio:device\(deviceNumber)", "E: DEVNAME=\(deviceNode)"]
+            attributes.append(("dev", "241:\(deviceNumber)"))
+        }
+        lines += ["E: DEVTYPE=iio_device", "E: SUBSYSTEM=iio"]
         lines += properties.map { "E: \($0.0)=\($0.1)" }
-        lines += ([("name", name)] + attributes).map { "A: \($0.0)=\(Self.escape($0.1 + "\n"))" }
+        lines += (attributes + self.attributes).map { "A: \($0.0)=\(Self.escape($0.1 + "\n"))" }
+        if let trigger {
+            lines += [
+                "", "P: \(parentPath)/trigger\(deviceNumber)", "E: SUBSYSTEM=iio",
+                "A: name=\(Self.escape(trigger + "\n"))",
+            ]
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// acpi-als (the ACPI0008 ambient light sensor of many laptops, ASUS Zenbooks among them): `in_illuminance_raw`
+    /// and `_input` in lux, no scale. With `buffer`, the kernel's triggered buffer too: the illuminance as a signed
+    /// 32-bit scan element and a timestamp, and the device's own trigger `acpi-als-dev<N>` (with `trigger` false,
+    /// the buffer without its trigger, which cannot be read).
+    package static func acpiALS(
+        illuminance: Int = 0,
+        buffer: Bool = true,
+        trigger: Bool = true,
+        deviceNumber: Int = 0
+    ) -> PolledSensorFixture {
+        var fixture = PolledSensorFixture(
+            name: "acpi-als",
+            deviceNumber: deviceNumber,
+            parentPath: "/devices/LNXSYSTM:00/LNXSYBUS:00/ACPI0008:00",
+            attributes: [("in_illuminance_raw", "\(illuminance)"), ("in_illuminance_input", "\(illuminance)")]
+        )
+        guard buffer else { return fixture }
+        fixture.hasNode = true
+        fixture.attributes += [
+            ("buffer/enable", "0"), ("buffer/length", "2"), ("buffer/watermark", "1"),
+            ("trigger/current_trigger", ""), ("current_timestamp_clock", "realtime"),
+            ("scan_elements/in_illuminance_en", "0"), ("scan_elements/in_illuminance_index", "0"),
+            ("scan_elements/in_illuminance_type", "le:s32/32>>0"), ("scan_elements/in_timestamp_en", "0"),
+            ("scan_elements/in_timestamp_index", "1"), ("scan_elements/in_timestamp_type", "le:s64/64>>0"),
+        ]
+        if trigger { fixture.trigger = "acpi-als-dev\(deviceNumber)" }
+        return fixture
+    }
+
+    /// One scan of ``acpiALS(illuminance:buffer:trigger:deviceNumber:)`` with only the illuminance enabled: its
+    /// value, signed 32 bits, little-endian.
+    package static func acpiALSScan(_ illuminance: Int32) -> [UInt8] {
+        withUnsafeBytes(of: illuminance.littleEndian) { Array($0) }
     }
 
     /// hid-sensor-als (the HID sensor hub's ambient light sensor of most Intel and AMD convertibles): a raw

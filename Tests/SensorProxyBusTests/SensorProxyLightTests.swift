@@ -26,8 +26,10 @@ extension EmulatedDeviceTests {
             let bus: PrivateSystemBus
             let daemon: RunningDaemon
 
-            init(devices: [PolledSensorFixture]) async throws {
+            /// - Parameter others: the descriptions of further devices (a platform device).
+            init(devices: [PolledSensorFixture], others: [String] = []) async throws {
                 for device in devices { try testbed.add(device.description) }
+                for description in others { try testbed.add(description) }
                 bus = try await PrivateSystemBus(testbed: testbed)
                 daemon = try await bus.daemon(
                     testbed: testbed,
@@ -196,7 +198,9 @@ extension EmulatedDeviceTests {
             let value: String
             let level: Double
             let unit: String
-            var testDescription: String { fixture.name }
+            var testDescription: String {
+                fixture.name + (fixture.hasNode ? (fixture.trigger == nil ? " (buffer, no trigger)" : " (buffer)") : "")
+            }
         }
 
         @Test(arguments: [
@@ -205,6 +209,21 @@ extension EmulatedDeviceTests {
                 attribute: "in_illuminance0_input",
                 value: "87.25",
                 level: 87.25,
+                unit: "lux"
+            ),
+            // acpi-als without a buffer (older kernels), and with a buffer but no trigger: polled.
+            LightModel(
+                fixture: .acpiALS(illuminance: 150, buffer: false),
+                attribute: "in_illuminance_input",
+                value: "320",
+                level: 320,
+                unit: "lux"
+            ),
+            LightModel(
+                fixture: .acpiALS(illuminance: 150, trigger: false),
+                attribute: "in_illuminance_input",
+                value: "45",
+                level: 45,
                 unit: "lux"
             ),
             LightModel(

@@ -1,0 +1,69 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// One reading of the ambient light sensor of Apple's System Management Controller: the `light` attribute of the
+/// `applesmc` platform device, `(left,right)` (two sensors; the kernel writes `(%d,%d)`), a value of the machine's
+/// own that is not lux.
+///
+/// The level is iio-sensor-proxy's: the brighter of the two sensors as a percentage of 255, so that a client sees
+/// the same `LightLevel` from either daemon.
+public struct AppleSMCLight: Sendable, Hashable {
+    /// The reading of the sensor the kernel names first.
+    public let left: Int
+    /// The reading of the other sensor.
+    public let right: Int
+
+    /// The full scale of one sensor in iio-sensor-proxy's level.
+    public static let fullScale = 255.0
+
+    /// The reading of a `light` attribute's text: `(left,right)`, with blanks around the numbers and a trailing
+    /// newline allowed.
+    /// - Throws: ``AppleSMCLightError`` for any other text (empty, a missing parenthesis or comma, a part that is
+    ///   not a whole number, a negative number, something after the closing parenthesis).
+    public init(parsing text: String) throws(AppleSMCLightError) {
+        let trimmed = text.trimmingBlanks
+        guard trimmed.first == "(" else { throw AppleSMCLightError(text: text, reason: .notParenthesized) }
+        guard trimmed.last == ")" else {
+            let reason: AppleSMCLightError.Reason = trimmed.contains(")") ? .trailingText : .notParenthesized
+            throw AppleSMCLightError(text: text, reason: reason)
+        }
+        let inside = trimmed.dropFirst().dropLast()
+        let parts = inside.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw AppleSMCLightError(text: text, reason: .notTwoValues(parts.count)) }
+        var values: [Int] = []
+        for part in parts {
+            let word = String(part).trimmingBlanks
+            guard !word.isEmpty, word.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }),
+                let value = Int(word)
+            else { throw AppleSMCLightError(text: text, reason: .notANumber(String(part))) }
+            guard value >= 0 else { throw AppleSMCLightError(text: text, reason: .negative(value)) }
+            values.append(value)
+        }
+        left = values[0]
+        right = values[1]
+    }
+
+    /// iio-sensor-proxy's level: the larger of the two readings / 255 × 100 (a `vendor` value).
+    public var level: Double { Double(max(left, right)) / Self.fullScale * 100 }
+}
+
+extension String {
+    /// The text without the blanks and newlines around it.
+    fileprivate var trimmingBlanks: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
