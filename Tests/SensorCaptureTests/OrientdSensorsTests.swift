@@ -68,6 +68,31 @@ extension EmulatedDeviceTests {
             #expect(Self.field(output, device: "iio:device8", "sysfs") == devices[2].syspath, "\(output)")
         }
 
+        @Test func theBufferOfAcpiALSAndTheLightOfApplesSMCAreListed() async throws {
+            let als = PolledSensorFixture.acpiALS(illuminance: 150, deviceNumber: 3)
+            let buffered = try await Self.sensors([AccelerometerFixture().description, als.description])
+            #expect(buffered.exitStatus == .exited(0), "\(buffered.report)")
+            #expect(
+                Self.field(buffered.outputText, device: "iio:device3", "read")
+                    == "/dev/iio:device3 buffer (in_illuminance, trigger acpi-als-dev3): (raw + 0) × 1, lux, as the "
+                    + "kernel pushes scans while claimed; the first reading from in_illuminance_input, which is "
+                    + "polled instead if the buffer cannot be read",
+                "\(buffered.outputText)"
+            )
+
+            let smc = AppleSMCFixture(light: "(1,2)")
+            let child = try await Self.sensors([AccelerometerFixture().description, smc.description])
+            #expect(child.exitStatus == .exited(0), "\(child.report)")
+            let output = child.outputText
+            #expect(output.contains("applesmc.768 — ambient light (LightLevel), served on D-Bus"), "\(output)")
+            #expect(
+                Self.field(output, device: "applesmc.768", "read")
+                    == "light (Apple SMC, (left,right)): the larger / 255 × 100, vendor, every 8 s while claimed",
+                "\(output)"
+            )
+            #expect(Self.field(output, device: "applesmc.768", "sysfs") == smc.syspath, "\(output)")
+        }
+
         @Test func udevMatrixBeatsSysfs() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "0, -1, 0; 1, 0, 0; 0, 0, 1", .mountMatrix: "-1, 0, 0; 0, -1, 0; 0, 0, 1"]
