@@ -40,6 +40,8 @@ final class BufferedLightCapture {
     private var savedEnables: [(String, String)] = []
     private var savedTrigger: String?
     private var savedEnable: String?
+    /// Whether the device was changed and is to be put back.
+    private var changed = false
     /// The bytes read; those of a scan split across reads stay at its start until the rest comes.
     private var bytes: [UInt8]
     private var pending = 0
@@ -68,6 +70,7 @@ final class BufferedLightCapture {
         savedTrigger = sysfs.read("trigger/current_trigger")
         savedEnable = sysfs.read("buffer/enable")
         do throws(SensorError) {
+            changed = true
             try write("buffer/enable", "0")
             for (name, value) in savedEnables where value != "0" { try write(name, "0") }
             try write("scan_elements/\(buffer.element)_en", "1")
@@ -100,12 +103,12 @@ final class BufferedLightCapture {
         source = nil
         file?.close()
         file = nil
-        guard let savedEnable else { return }
+        guard changed else { return }
+        changed = false
         try? write("buffer/enable", "0")
         for (name, value) in savedEnables { try? write(name, value) }
         if let savedTrigger { try? write("trigger/current_trigger", savedTrigger) }
-        if savedEnable != "0" { try? write("buffer/enable", savedEnable) }
-        self.savedEnable = nil
+        if let savedEnable, savedEnable != "0" { try? write("buffer/enable", savedEnable) }
     }
 
     /// Writes an attribute as `echo` does (the file truncated, a newline after the value: an empty value clears

@@ -175,5 +175,25 @@ extension EmulatedDeviceTests {
             #expect(try setup.testbed.attribute(als.syspath, "trigger/current_trigger") == "")
             #expect(await setup.daemon.stop() == .exited(0))
         }
+
+        @Test func acpiALSIsPolledWhenItsBufferCannotBeSetUp() async throws {
+            // `buffer/enable` a folder: the buffer is there but cannot be enabled.
+            var als = PolledSensorFixture.acpiALS(illuminance: 150)
+            als.attributes = als.attributes.map { $0.0 == "buffer/enable" ? ("buffer/enable/unwritable", "0") : $0 }
+            let setup = try await Setup(devices: [als])
+            let client = try BusClient(address: setup.bus.address)
+            try client.call("ClaimLight")
+            #expect(try await setup.lightLevel() == 150, "\(setup.report)")
+            #expect(
+                setup.daemon.process.errorText.contains("the sensor's buffer cannot be read: polling it instead"),
+                "\(setup.report)"
+            )
+            // Polled: a new value of the attribute is read, and the trigger was put back.
+            try setup.testbed.replaceAttribute(als.syspath, "in_illuminance_input", "275")
+            try await setup.waitForLightLevel(275)
+            #expect(try setup.testbed.attribute(als.syspath, "trigger/current_trigger") == "")
+            #expect(try setup.testbed.attribute(als.syspath, "scan_elements/in_illuminance_en") == "0")
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
     }
 }
