@@ -22,7 +22,8 @@ import Glibc
 #endif
 
 /// One of the sensors iio-sensor-proxy serves besides the accelerometer (light, proximity, compass): found among
-/// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC) through libudev, followed through
+/// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC, or a hwmon device with a
+/// `light` attribute) through libudev, followed through
 /// hotplug, and read by polling one sysfs attribute on a timer of the event loop while it runs; an `acpi-als` light
 /// sensor with a buffer and a trigger is read through its buffer instead (``BufferedLightCapture``), and polled
 /// when the buffer cannot be set up.
@@ -232,7 +233,7 @@ public final class PolledSensor {
 
     /// The udev subsystems whose devices can be a sensor of `kind`.
     static func subsystems(_ kind: PolledSensorKind) -> [String] {
-        kind == .light ? ["iio", "platform"] : ["iio"]
+        kind == .light ? ["iio", "platform", "hwmon"] : ["iio"]
     }
 
     /// The first IIO device (by sysfs path) with a channel of `kind` (for light, with its buffer when it is an
@@ -278,10 +279,14 @@ public final class PolledSensor {
             return (device.syspath, channel)
         }
         guard kind == .light else { return nil }
-        // Apple's SMC: iio-sensor-proxy's hwmon light, the platform device whose modalias is platform:applesmc.
-        for device in udev.devices(subsystem: "platform").sorted(by: { $0.syspath < $1.syspath })
-        where device.properties["MODALIAS"] == "platform:applesmc" || device.properties["DRIVER"] == "applesmc" {
-            if access(device.syspath + "/light", F_OK) == 0 { return (device.syspath, .appleSMCLight) }
+        // Apple's SMC: iio-sensor-proxy's hwmon light. The kernel's applesmc shows `light` on its platform device
+        // (modalias platform:applesmc); iio-sensor-proxy's udev rule also looks for it on a hwmon device.
+        let platform = udev.devices(subsystem: "platform").filter {
+            $0.properties["MODALIAS"] == "platform:applesmc" || $0.properties["DRIVER"] == "applesmc"
+        }
+        for device in (platform + udev.devices(subsystem: "hwmon")).sorted(by: { $0.syspath < $1.syspath })
+        where access(device.syspath + "/light", F_OK) == 0 {
+            return (device.syspath, .appleSMCLight)
         }
         return nil
     }

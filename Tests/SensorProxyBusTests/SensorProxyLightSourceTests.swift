@@ -55,7 +55,7 @@ extension EmulatedDeviceTests {
                 "\(monitor.report)"
             )
             // A change is read at the next poll (every 8 s, iio-sensor-proxy's pace for this sensor).
-            try setup.testbed.replaceAttribute(smc.syspath, "light", "(200,51)")
+            try setup.testbed.replaceAttribute(smc.lightSyspath, "light", "(200,51)")
             #expect(
                 await monitor.waitUntil("monitor-sensor prints the new level", timeout: .seconds(20)) {
                     monitor.outputLines.contains { $0.contains("Light changed: \(Self.smcLevel(200, 51)) (vendor)") }
@@ -64,7 +64,7 @@ extension EmulatedDeviceTests {
             )
 
             // A reading that is not (left,right) is reported once and serves nothing: the level stays.
-            try setup.testbed.replaceAttribute(smc.syspath, "light", "(200;51)")
+            try setup.testbed.replaceAttribute(smc.lightSyspath, "light", "(200;51)")
             #expect(
                 await setup.daemon.process.waitUntil("the daemon reports the bad reading", timeout: .seconds(20)) {
                     setup.daemon.process.errorText.contains("is not (left,right)")
@@ -105,6 +105,17 @@ extension EmulatedDeviceTests {
             try client.call("ClaimLight")
             let again = try #require(try await setup.lightLevel())
             #expect(abs(again - 90.0 / 255 * 100) < 1e-9, "\(setup.report)")
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
+        @Test func anSMCLightOnItsHwmonDeviceIsReadToo() async throws {
+            // Where iio-sensor-proxy's udev rule looks for it (`SUBSYSTEM=="hwmon", TEST=="light"`).
+            let smc = AppleSMCFixture(light: "(0,102)", lightOnHwmon: true)
+            let setup = try await Setup(devices: [], others: [smc.description])
+            #expect(try await setup.bus.property("HasAmbientLight", testbed: setup.testbed) == "<true>")
+            let client = try BusClient(address: setup.bus.address)
+            try client.call("ClaimLight")
+            #expect(try await setup.lightLevel() == 40, "102 of 255\n\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
