@@ -53,8 +53,9 @@ public struct AppleSMCLight: Sendable, Hashable {
         right = values[1]
     }
 
-    /// iio-sensor-proxy's level: the larger of the two readings / 255 × 100 (a `vendor` value).
-    public var level: Double { Double(max(left, right)) / Self.fullScale * 100 }
+    /// iio-sensor-proxy's level: the larger of the two readings / 255 × 100 (a `vendor` value), the division in
+    /// single precision as iio-sensor-proxy makes it, so that both daemons give the same number.
+    public var level: Double { Double(Float(max(left, right)) / Float(Self.fullScale)) * 100 }
 }
 
 extension String {

@@ -23,10 +23,9 @@ import Glibc
 
 /// One of the sensors iio-sensor-proxy serves besides the accelerometer (light, proximity, compass): found among
 /// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC, or a hwmon device with a
-/// `light` attribute) through libudev, followed through
-/// hotplug, and read by polling one sysfs attribute on a timer of the event loop while it runs; an `acpi-als` light
-/// sensor with a buffer and a trigger is read through its buffer instead (``BufferedLightCapture``), and polled
-/// when the buffer cannot be set up.
+/// `light` attribute) through libudev, followed through hotplug, and read by polling one sysfs attribute on a timer
+/// of the event loop while it runs; an `acpi-als` light sensor with a buffer and a trigger is read through its
+/// buffer instead (``BufferedLightCapture``), and polled when the buffer cannot be set up or fails.
 ///
 /// Stopped, it holds no timer, no open device and reads nothing. Each reading opens, reads and closes the attribute
 /// (a few system calls at a pace below 2 Hz), so that a file a test rig replaces (umockdev's `set_attribute`) is read
@@ -87,9 +86,6 @@ public final class PolledSensor {
 
     /// Whether the sensor is being read.
     public var isRunning: Bool { timer != nil || capture != nil }
-
-    /// Whether the sensor is read through its buffer now.
-    public var isBuffered: Bool { capture != nil }
 
     /// Reads now (the delegate hears the reading before this returns) and then at the channel's pace, or as the
     /// buffer delivers. Does nothing while running or without a device.

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import Testing
 
 @testable import IIOSensor
@@ -29,10 +30,12 @@ import Testing
     }
 
     @Test func theLevelIsTheBrighterSensorAsAPercentageOf255() throws {
-        #expect(try AppleSMCLight(parsing: "(12,34)\n").level == 34.0 / 255 * 100)
         #expect(try AppleSMCLight(parsing: "(255,0)").level == 100)
         #expect(try AppleSMCLight(parsing: "(0,0)").level == 0)
-        #expect(PolledChannel.appleSMCLight.value(ofText: "(51,0)\n") == 20)
+        // iio-sensor-proxy divides in single precision: 200 / 255 prints as 78.431374, not 78.431373.
+        #expect(String(format: "%f", try AppleSMCLight(parsing: "(200,51)\n").level) == "78.431374")
+        #expect(String(format: "%f", try AppleSMCLight(parsing: "(12,34)\n").level) == "13.333334")
+        #expect(abs(PolledChannel.appleSMCLight.value(ofText: "(51,0)\n")! - 20) < 1e-5)
         #expect(PolledChannel.appleSMCLight.unit == .vendor)
     }
 

@@ -23,10 +23,13 @@ extension EmulatedDeviceTests {
     @Suite struct SensorProxyLightSourceTests {
         typealias Setup = SensorProxyLightTests.Setup
 
-        /// iio-sensor-proxy's level of an SMC reading, as `monitor-sensor` prints it.
-        static func smcLevel(_ left: Int, _ right: Int) -> String {
-            String(format: "%f", Double(max(left, right)) / 255 * 100)
+        /// iio-sensor-proxy's level of an SMC reading (divided in single precision, as it divides).
+        static func smcLevel(_ left: Int, _ right: Int) -> Double {
+            Double(Float(max(left, right)) / 255) * 100
         }
+
+        /// The level as `monitor-sensor` prints it.
+        static func printed(_ level: Double) -> String { String(format: "%f", level) }
 
         @Test func appleSMCIsAVendorLevelReadOnlyWhileClaimed() async throws {
             let smc = AppleSMCFixture(light: "(12,34)")
@@ -43,13 +46,13 @@ extension EmulatedDeviceTests {
             let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimLight")
             let first = try #require(try await setup.lightLevel())
-            #expect(abs(first - 34.0 / 255 * 100) < 1e-9, "\(setup.report)")
+            #expect(first == Self.smcLevel(12, 34), "\(setup.report)")
 
             let monitor = try setup.bus.start("monitor-sensor", ["--light"], testbed: setup.testbed, user: 65534)
             #expect(
                 await monitor.waitUntil("it sees the SMC") {
                     monitor.outputText.contains(
-                        "=== Has ambient light sensor (value: \(Self.smcLevel(12, 34)), unit: vendor)"
+                        "=== Has ambient light sensor (value: \(Self.printed(Self.smcLevel(12, 34))), unit: vendor)"
                     )
                 },
                 "\(monitor.report)"
@@ -58,7 +61,9 @@ extension EmulatedDeviceTests {
             try setup.testbed.replaceAttribute(smc.lightSyspath, "light", "(200,51)")
             #expect(
                 await monitor.waitUntil("monitor-sensor prints the new level", timeout: .seconds(20)) {
-                    monitor.outputLines.contains { $0.contains("Light changed: \(Self.smcLevel(200, 51)) (vendor)") }
+                    monitor.outputLines.contains {
+                        $0.contains("Light changed: \(Self.printed(Self.smcLevel(200, 51))) (vendor)")
+                    }
                 },
                 "\(monitor.report)\n\(setup.report)"
             )
@@ -72,7 +77,7 @@ extension EmulatedDeviceTests {
                 "\(setup.report)"
             )
             let level = try #require(try await setup.lightLevel())
-            #expect(abs(level - 200.0 / 255 * 100) < 1e-9, "\(setup.report)")
+            #expect(level == Self.smcLevel(200, 51), "\(setup.report)")
 
             // Released by both: the timer is gone.
             try client.call("ReleaseLight")
@@ -104,7 +109,7 @@ extension EmulatedDeviceTests {
             )
             try client.call("ClaimLight")
             let again = try #require(try await setup.lightLevel())
-            #expect(abs(again - 90.0 / 255 * 100) < 1e-9, "\(setup.report)")
+            #expect(again == Self.smcLevel(90, 7), "\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
@@ -115,7 +120,7 @@ extension EmulatedDeviceTests {
             #expect(try await setup.bus.property("HasAmbientLight", testbed: setup.testbed) == "<true>")
             let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimLight")
-            #expect(try await setup.lightLevel() == 40, "102 of 255\n\(setup.report)")
+            #expect(try await setup.lightLevel() == Self.smcLevel(0, 102), "102 of 255\n\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
