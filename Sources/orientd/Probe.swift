@@ -14,6 +14,7 @@
 import EventLoop
 import IIOSensor
 import Logging
+import OrientDaemon
 import OrientationCore
 
 /// `orientd sensors --probe`: starts the chosen accelerometer for a moment and reports how it
@@ -21,6 +22,8 @@ import OrientationCore
 struct Probe {
     let options: SensorOptions
     let verbose: Bool
+    /// Whether the accelerometer chosen is one of the input subsystem (there is no IIO display accelerometer).
+    var input = false
 
     func run() throws {
         let logger = Logger(label: "orientd.probe")
@@ -34,7 +37,10 @@ struct Probe {
         var options = options
         options.handsOnImplausibleReadings = true
         let reader = FirstSamples(loop: loop)
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
+        let sensor: any EngineSensor =
+            input
+            ? InputAccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
+            : AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
         var sources: [AnyObject] = []
         var interrupted = false
         do {
