@@ -26,7 +26,8 @@ import Glibc
 ///
 /// The kernel sends the axes that changed (`EV_ABS` `ABS_X`, `ABS_Y`, `ABS_Z`) and then `SYN_REPORT`; at each
 /// `SYN_REPORT` the three values libevdev holds are one reading. After `SYN_DROPPED` (the kernel's buffer overflowed)
-/// libevdev's resynchronisation brings the values the kernel holds now, and they are one reading too.
+/// libevdev's resynchronisation brings the values the kernel holds now, and they are one reading too. A reading's time
+/// is its `SYN_REPORT`'s, on CLOCK_MONOTONIC (`EVIOCSCLOCKID`), like the loop's.
 final class InputAccelerometerDevice {
     /// The device node.
     let devnode: String
@@ -40,6 +41,8 @@ final class InputAccelerometerDevice {
     private let loop: EventLoop
     private unowned let owner: InputAccelerometerSensor
     private var source: IOSource?
+    /// Whether the events carry CLOCK_MONOTONIC times (`EVIOCSCLOCKID`): a reading's time is then its `SYN_REPORT`'s.
+    private let eventTimes: Bool
     /// The axes' limits, for telling a clipped reading.
     private let lower: (Int64, Int64, Int64)
     private let upper: (Int64, Int64, Int64)
@@ -61,6 +64,8 @@ final class InputAccelerometerDevice {
             close(fd)
             throw SensorError.call("libevdev_new_from_fd", device: devnode, errno: Errno(result))
         }
+        // The events' times on the loop's clock; when the kernel refuses, the loop's time of their reading is used.
+        let monotonic = libevdev_set_clock_id(handle, CLOCK_MONOTONIC) == 0
         let axes = [ABS_X, ABS_Y, ABS_Z].map { UInt32($0) }
         guard axes.allSatisfy({ libevdev_has_event_code(handle, UInt32(EV_ABS), $0) == 1 }),
             let x = libevdev_get_abs_info(handle, axes[0])?.pointee,
@@ -81,6 +86,7 @@ final class InputAccelerometerDevice {
         device = handle
         self.loop = loop
         self.owner = owner
+        eventTimes = monotonic
         scale = InputAccelerometerScale.choose(name: accelerometer.name, resolution: x.resolution)
         calibration = scale.calibration(matrix: matrix)
         // A range of 0…0 says nothing: then no reading is clipped.
@@ -113,7 +119,7 @@ final class InputAccelerometerDevice {
     /// The values libevdev holds now (the kernel's, as of the open or the last event read) as one reading, handed to
     /// the owner; nothing when they are all 0 (a driver that has not measured yet).
     func emitCurrent() {
-        emit()
+        emit(at: loop.now)
     }
 
     /// Reads every pending event (the hot path: no allocation); one reading at each `SYN_REPORT`, and one after a
@@ -131,7 +137,8 @@ final class InputAccelerometerDevice {
                     flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue
                 {
                     changed = false
-                    emit()
+                    let seconds = Double(event.time.tv_sec) + Double(event.time.tv_usec) / 1_000_000
+                    emit(at: eventTimes ? seconds : loop.now)
                 }
             } else if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
                 // SYN_DROPPED: take the kernel's state (the sync events), then one reading of it.
@@ -142,7 +149,7 @@ final class InputAccelerometerDevice {
                 flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                 if changed {
                     changed = false
-                    emit()
+                    emit(at: loop.now)
                 }
             } else {
                 fail(SensorError.call("libevdev_next_event", device: devnode, errno: Errno(result)))
@@ -154,8 +161,8 @@ final class InputAccelerometerDevice {
         }
     }
 
-    /// One reading of the three axes, classified and calibrated, to the owner.
-    private func emit() {
+    /// One reading of the three axes at `time`, classified and calibrated, to the owner.
+    private func emit(at time: Double) {
         let x = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_X)))
         let y = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_Y)))
         let z = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_Z)))
@@ -167,7 +174,7 @@ final class InputAccelerometerDevice {
         } else {
             quality = .usable
         }
-        owner.captured(Sample(time: loop.now, acceleration: calibration.apply(x: x, y: y, z: z)), quality: quality)
+        owner.captured(Sample(time: time, acceleration: calibration.apply(x: x, y: y, z: z)), quality: quality)
     }
 
     /// Stops watching and tells the owner, at the loop's next turn (never from inside the delivery of a reading).
