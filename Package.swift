@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
-        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
         .testTarget(
             name: "OrientProtocolTests",
