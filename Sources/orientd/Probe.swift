@@ -22,8 +22,6 @@ import OrientationCore
 struct Probe {
     let options: SensorOptions
     let verbose: Bool
-    /// Whether the accelerometer chosen is one of the input subsystem (there is no IIO display accelerometer).
-    var input = false
 
     func run() throws {
         let logger = Logger(label: "orientd.probe")
@@ -37,10 +35,8 @@ struct Probe {
         var options = options
         options.handsOnImplausibleReadings = true
         let reader = FirstSamples(loop: loop)
-        let sensor: any EngineSensor =
-            input
-            ? InputAccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
-            : AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
+        // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
+        let sensor = DisplaySensor(loop: loop, options: options, logger: logger, delegate: reader)
         var sources: [AnyObject] = []
         var interrupted = false
         do {

@@ -84,7 +84,7 @@ struct Sensors: ParsableCommand {
             )
         }
         if probe {
-            try Probe(options: options, verbose: sensor.verbose, input: discovery.chosen == nil).run()
+            try Probe(options: options, verbose: sensor.verbose).run()
         }
     }
 

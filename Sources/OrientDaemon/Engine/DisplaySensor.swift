@@ -11,19 +11,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-import EventLoop
-import IIOSensor
-import Logging
-import OrientationCore
+package import EventLoop
+package import IIOSensor
+package import Logging
+package import OrientationCore
 
-/// The display's sensor of the daemon: the IIO display accelerometer (``AccelerometerSensor``) when there is one, and
+/// The display's sensor of the daemon (and of `orientd sensors --probe` and `orientd record`): the IIO display accelerometer (``AccelerometerSensor``) when there is one, and
 /// else an accelerometer of the input subsystem (``InputAccelerometerSensor``): IIO wins. It is the delegate of both
 /// and tells its own delegate one status, that of the sensor in use, so that a change from one to the other while
 /// generating (an IIO device plugged in or removed) reads as no change at all.
 ///
 /// The input sensor is started only while the IIO sensor is wanted and absent, and stopped as soon as the IIO one has
 /// a device: its node is open only while someone generates and there is no IIO display accelerometer.
-final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
+package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     private unowned let delegate: any AccelerometerSensorDelegate
     // Made in `init` with this sensor as their delegate; never nil after it.
     private var iio: AccelerometerSensor!
@@ -34,7 +34,12 @@ final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     private var reported = SensorState.stopped
 
     /// Both sensors, stopped, reporting to this one; it reports to `delegate` (held unowned: the engine owns it).
-    init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+    package init(
+        loop: EventLoop,
+        options: SensorOptions,
+        logger: Logger,
+        delegate: any AccelerometerSensorDelegate
+    ) {
         self.delegate = delegate
         iio = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: self)
         input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, delegate: self)
@@ -45,55 +50,57 @@ final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
         iio.status == .absent && input.status != .stopped
     }
 
-    var status: SensorState {
+    package var status: SensorState {
         guard iio.status == .absent else { return iio.status }
         return input.status == .stopped ? .absent : input.status
     }
 
-    var accelerometer: Accelerometer? {
+    package var accelerometer: Accelerometer? {
         if usesInput { return input.accelerometer }
         if iio.status != .stopped { return iio.accelerometer }
         return iio.accelerometer ?? input.accelerometer
     }
 
-    func start() {
+    package func start() {
         guard !closed else { return }
         wanted = true
         iio.start()
         settle()
     }
 
-    func stop() {
+    package func stop() {
         guard !closed else { return }
         wanted = false
         iio.stop()
         settle()
     }
 
-    func close() {
+    package func close() {
         closed = true
         iio.close()
         input.close()
     }
 
-    func refreshDiscovery() {
+    package func refreshDiscovery() {
         iio.refreshDiscovery()
         input.refreshDiscovery()
     }
 
-    var pace: SensorPace { usesInput ? input.pace : iio.pace }
+    package var pace: SensorPace { usesInput ? input.pace : iio.pace }
 
-    func setPace(_ pace: SensorPace) {
+    package func setPace(_ pace: SensorPace) {
         if usesInput { input.setPace(pace) } else { iio.setPace(pace) }
     }
 
-    var mode: CaptureMode? { usesInput ? input.mode : iio.mode }
+    package var mode: CaptureMode? { usesInput ? input.mode : iio.mode }
 
-    var fellBack: Bool { usesInput ? false : iio.fellBack }
+    package var fellBack: Bool { usesInput ? false : iio.fellBack }
 
-    var samplesRead: Int { iio.samplesRead + input.samplesRead }
+    package var samplesRead: Int { iio.samplesRead + input.samplesRead }
 
-    var lastError: String? { usesInput || iio.status == .absent ? input.lastError ?? iio.lastError : iio.lastError }
+    package var lastError: String? {
+        usesInput || iio.status == .absent ? input.lastError ?? iio.lastError : iio.lastError
+    }
 
     /// Starts the input sensor when the IIO one is wanted and absent, stops it otherwise, and tells the delegate the
     /// status if it changed. Called again from inside, as the sensors report their own changes: it settles.
@@ -109,15 +116,19 @@ final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
 
     // MARK: AccelerometerSensorDelegate (both sensors)
 
-    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+    package func accelerometer(at location: SensorLocation, captured sample: Sample) {
         delegate.accelerometer(at: location, captured: sample)
     }
 
-    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+    package func accelerometer(
+        at location: SensorLocation,
+        changedStatusFrom previous: SensorState,
+        to current: SensorState
+    ) {
         settle()
     }
 
-    func accelerometerDiscoveryChanged(at location: SensorLocation) {
+    package func accelerometerDiscoveryChanged(at location: SensorLocation) {
         delegate.accelerometerDiscoveryChanged(at: location)
     }
 }
