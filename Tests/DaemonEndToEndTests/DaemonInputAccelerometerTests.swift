@@ -116,6 +116,48 @@ extension EmulatedDeviceTests {
             #expect(await daemon.stop() == .exited(0))
         }
 
+        /// An IIO accelerometer plugged in while the input one is read takes over at once, and the input one comes
+        /// back when it goes: the sensor stays `active` throughout (no `sensor` event), only the mode changes.
+        @Test func anIIOAccelerometerPluggedInTakesOverAndHandsBack() async throws {
+            let input = InputAccelerometerFixture()
+            let testbed = Testbed()
+            try input.add(to: testbed)
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
+            let client = try daemon.connect()
+            let terminal = try Self.terminal(of: input, in: testbed)
+            let pid = daemon.process.pid
+            _ = try await client.call("begin")
+            _ = try await client.nextEvent(timeout: .seconds(10), "the sensor event")
+            try await input.hold(.leftUp, on: testbed)
+            let portrait = try await client.nextChange(timeout: .seconds(10), "the change to left-up")
+            #expect(portrait.first?.state?["device"]?.string == "portrait", "\(portrait)")
+            #expect(await daemon.process.waitUntil("its udev monitors listen") { testbed.monitorCount >= 4 })
+
+            let iio = AccelerometerFixture()
+            try testbed.add(iio.description, announce: true)
+            await daemon.waitForBufferEnable("1", iio)
+            #expect(await daemon.process.waitUntil("the input node is closed") { !Self.holdsOpen(pid, terminal) })
+            let status = try await client.call("status")
+            #expect(status.result?["sensor"]?["mode"]?.string == "buffer", "\(status)")
+            #expect(status.result?["sensor"]?["status"]?.string == "active", "\(status)")
+            var feed = AccelerometerFeed(fixture: iio, testbed: testbed)
+            try feed.hold(.bottomUp)
+            let upsideDown = try await client.nextChange(timeout: .seconds(10), "the change to bottom-up")
+            #expect(upsideDown.first?.state?["device"]?.string == "landscape-right", "\(upsideDown)")
+
+            try testbed.removeDevice(iio.syspath, announce: true)
+            #expect(await daemon.process.waitUntil("the input node is open again") { Self.holdsOpen(pid, terminal) })
+            let back = try await client.call("status")
+            #expect(back.result?["sensor"]?["mode"]?.string == "evdev", "\(back)")
+            #expect(back.result?["sensor"]?["status"]?.string == "active", "\(back)")
+            try await input.hold(.rightUp, on: testbed)
+            let turned = try await client.nextChange(timeout: .seconds(10), "the change to right-up")
+            #expect(turned.first?.state?["device"]?.string == "portrait-upside-down", "\(turned)")
+            let events = client.log.filter(\.isEvent)
+            #expect(events.filter { $0.event == "sensor" }.count == 1, "only the first sensor event: \(events)")
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         /// Plugged in while someone generates and there is no IIO accelerometer: `absent` → `active`; removed:
         /// `active` → `absent`.
         @Test func anInputAccelerometerFollowsHotplug() async throws {
