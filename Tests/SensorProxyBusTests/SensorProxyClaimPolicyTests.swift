@@ -63,10 +63,9 @@ extension EmulatedDeviceTests {
         }
 
         @Test func rootMayClaimWithAnEmptyList() async throws {
-            let setup = try await Setup(claimUsers: "")
+            var setup = try await Setup(claimUsers: "")
             let client = try BusClient(address: setup.bus.address)
-            try client.call("ClaimAccelerometer")
-            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(setup.report)")
+            try await setup.claimAccelerometer(client)
             try client.call("ReleaseAccelerometer")
             #expect(await setup.daemon.waitForBufferEnable("0", setup.fixture), "\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
