@@ -36,8 +36,10 @@ package final class PrivateSystemBus {
         .deletingLastPathComponent().appendingPathComponent("systemd/net.hadess.SensorProxy.conf").path
 
     /// Starts the bus and waits until it accepts connections.
-    /// - Parameter policy: whether the shipped policy file is included.
-    package init(testbed: Testbed, policy: Bool = true) async throws {
+    /// - Parameters:
+    ///   - policy: whether the shipped policy file is included.
+    ///   - environment: extra variables for dbus-daemon (such as nss_wrapper's, to name the users of the policy).
+    package init(testbed: Testbed, policy: Bool = true, environment: [String: String] = [:]) async throws {
         sandbox = try DaemonSandbox()
         let configuration = sandbox.directory + "/system.conf"
         try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy)
@@ -46,7 +48,8 @@ package final class PrivateSystemBus {
         process = try ChildProcess(
             "dbus-daemon",
             ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
-            testbed: testbed
+            testbed: testbed,
+            environment: environment
         )
         let up = await process.waitUntil("the bus listens", timeout: .seconds(20)) {
             process.outputText.contains("unix:path=")

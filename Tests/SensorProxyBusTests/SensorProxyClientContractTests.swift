@@ -381,8 +381,6 @@ extension EmulatedDeviceTests {
 
         // MARK: Refused claims
 
-        /// The compass's interface is closed by the bus policy to all but root and geoclue (as iio-sensor-proxy's):
-        /// `SensorProxyProximityCompassTests.onlyRootAndGeoclueMayClaimTheCompass`.
         @Test(arguments: [Kind.accelerometer, .light, .proximity])
         func aRefusedClaimGetsAccessDeniedAndAJournalLine(kind: Kind) async throws {
             let setup = try await Setup(claimUsers: "")
@@ -399,6 +397,56 @@ extension EmulatedDeviceTests {
             )
             #expect(try await Self.claimants(setup).isEmpty)
             #expect(await setup.daemon.stop() == .exited(0))
+        }
+        /// The compass's interface is closed by the bus policy to all but root and geoclue, as iio-sensor-proxy's
+        /// (`SensorProxyProximityCompassTests.onlyRootAndGeoclueMayClaimTheCompass`); geoclue, let through by the
+        /// bus, is refused by orientd when `ClaimUsers=` no longer lists it. The bus names uid 65534 geoclue here
+        /// (nss_wrapper), orientd sees uid 65534 without a session.
+        @Test func aRefusedCompassClaimGetsAccessDeniedAndAJournalLine() async throws {
+            let names = try DaemonSandbox()
+            // dbus-daemon needs its own user (root) too.
+            try "root:x:0:0:root:/root:/bin/sh\ngeoclue:x:65534:65534:Geoclue:/:/bin/false\n".write(
+                toFile: names.directory + "/passwd",
+                atomically: true,
+                encoding: .utf8
+            )
+            try "root:x:0:\ngeoclue:x:65534:\n".write(
+                toFile: names.directory + "/group",
+                atomically: true,
+                encoding: .utf8
+            )
+            let testbed = Testbed()
+            try testbed.add(Self.magnetometer.description)
+            let bus = try await PrivateSystemBus(
+                testbed: testbed,
+                environment: [
+                    "LD_PRELOAD": "libumockdev-preload.so.0:libnss_wrapper.so",
+                    "NSS_WRAPPER_PASSWD": names.directory + "/passwd", "NSS_WRAPPER_GROUP": names.directory + "/group",
+                ]
+            )
+            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\nClaimUsers=\n")
+            let refused = try await bus.gdbus(
+                ["call"] + SensorProxyProximityCompassTests.compass + [
+                    "--method", "net.hadess.SensorProxy.Compass.ClaimCompass",
+                ],
+                testbed: testbed,
+                user: 65534
+            )
+            #expect(refused.exitStatus != .exited(0), "\(refused.report)")
+            #expect(refused.errorText.contains("org.freedesktop.DBus.Error.AccessDenied"), "\(refused.report)")
+            // orientd's refusal, not the bus's: it says what to do.
+            #expect(refused.errorText.contains("ClaimUsers="), "\(refused.report)\n\(bus.process.report)")
+            #expect(
+                await daemon.process.waitUntil("it logs the refusal", timeout: .seconds(10)) {
+                    daemon.process.errorText.split(separator: "\n").contains {
+                        $0.contains("sensor claim refused") && $0.contains("compass") && $0.contains("65534")
+                    }
+                },
+                "\(daemon.process.report)"
+            )
+            let status = try await daemon.connect().call("status")
+            #expect(status.result?["bus"]?["clients"]?.array?.isEmpty == true, "\(status)")
+            #expect(await daemon.stop() == .exited(0))
         }
     }
 }
