@@ -51,11 +51,12 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
         // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
         .target(name: "UdevSupport", dependencies: ["CUdev", "EventLoop", "SystemSupport"]),
-        // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug.
+        // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug; and the
+        // accelerometers of the input subsystem (lis3lv02d and the like) through libevdev, when there is no IIO one.
         .target(
             name: "IIOSensor",
             dependencies: [
-                "OrientationCore", "CLibIIO", "UdevSupport", "EventLoop", "SystemSupport",
+                "OrientationCore", "CLibIIO", "CEvdev", "UdevSupport", "EventLoop", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
-        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore"]),
+        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
         .testTarget(
             name: "OrientProtocolTests",

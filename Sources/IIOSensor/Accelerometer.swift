@@ -16,7 +16,7 @@ import OrientationCore
 /// Everything orientd found out about one accelerometer: what it is, where it sits, how to
 /// calibrate it and how it can be read.
 public struct Accelerometer: Sendable, Hashable {
-    /// The kernel's id, `iio:deviceN`.
+    /// The kernel's id, `iio:deviceN` (`eventN` for an accelerometer of the input subsystem).
     public var id: String
     /// The driver's name (`accel_3d`, `cros-ec-accel`…).
     public var name: String
@@ -49,9 +49,12 @@ public struct Accelerometer: Sendable, Hashable {
     /// Why its mount matrix is a guess, when every matrix found for it was broken (the identity is used then); nil
     /// when a matrix was read or there was none.
     public var brokenMatrix: String? = nil
+    /// The evdev node (`/dev/input/event5`) of an accelerometer of the input subsystem, read with libevdev; nil for an
+    /// IIO one.
+    public var inputNode: String? = nil
 
-    /// The mode orientd uses for it unless told to poll.
-    public var preferredMode: CaptureMode { canBuffer ? .buffer : .poll }
+    /// The mode orientd uses for it unless told to poll (an input accelerometer is always read through its events).
+    public var preferredMode: CaptureMode { inputNode != nil ? .evdev : canBuffer ? .buffer : .poll }
 
     /// The rate to ask for: the lowest available frequency at or above `requested`, else the highest available.
     public func chooseFrequency(atLeast requested: Double) -> Double {

@@ -304,3 +304,10 @@ public struct AccelerometerDiscovery: Sendable {
         return (current, available)
     }
 }
+
+extension AccelerometerDiscovery {
+    /// No IIO accelerometer, because there is no IIO context: `why`.
+    public init(iioUnavailable why: String) {
+        self.init(accelerometers: [], skipped: [], chosen: nil, reason: why, base: nil, baseReason: why)
+    }
+}

@@ -17,4 +17,7 @@ public enum CaptureMode: String, Sendable, Hashable {
     case buffer
     /// `in_accel_*_raw` read at a fixed rate from a timer.
     case poll
+    /// Input events pushed by the kernel through an evdev node (`/dev/input/eventN`), read with libevdev: the
+    /// accelerometers of the input subsystem.
+    case evdev
 }

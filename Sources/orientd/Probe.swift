@@ -14,6 +14,7 @@
 import EventLoop
 import IIOSensor
 import Logging
+import OrientDaemon
 import OrientationCore
 
 /// `orientd sensors --probe`: starts the chosen accelerometer for a moment and reports how it
@@ -34,7 +35,8 @@ struct Probe {
         var options = options
         options.handsOnImplausibleReadings = true
         let reader = FirstSamples(loop: loop)
-        let sensor = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: reader)
+        // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
+        let sensor = DisplaySensor(loop: loop, options: options, logger: logger, delegate: reader)
         var sources: [AnyObject] = []
         var interrupted = false
         do {

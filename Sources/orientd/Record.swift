@@ -15,6 +15,7 @@ import ArgumentParser
 import EventLoop
 import IIOSensor
 import Logging
+import OrientDaemon
 import OrientationCore
 import SystemSupport
 
@@ -65,7 +66,8 @@ struct Record: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         let writer = TraceRecording(loop: loop, logger: logger)
-        let recorder = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: writer)
+        // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
+        let recorder = DisplaySensor(loop: loop, options: options, logger: logger, delegate: writer)
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
         let baseRecorder = AccelerometerSensor(

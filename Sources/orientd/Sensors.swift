@@ -23,7 +23,10 @@ struct Sensors: ParsableCommand {
             For each IIO accelerometer: its location (display or base) and where that came from, \
             how it would be read (buffer or poll), its rate, scale, offset and mount matrix with \
             the source of each. Only a display accelerometer drives rotation; a base accelerometer \
-            beside it gives the hinge angle (tablet mode on convertibles). Include this output \
+            beside it gives the hinge angle (tablet mode on convertibles). Then the accelerometers \
+            of the input subsystem (udev ID_INPUT_ACCELEROMETER: lis3lv02d and other evdev \
+            accelerometers of older laptops), read through their events when there is no IIO \
+            display accelerometer. Include this output \
             in bug reports. With --probe, the chosen accelerometer is also started briefly, to \
             show the mode that really works and a first calibrated reading (needs write access \
             to its sysfs attributes, usually root). Then the ambient light sensor (IIO, the \
@@ -42,7 +45,19 @@ struct Sensors: ParsableCommand {
         // A probe starts the sensor: it handles Ctrl-C on its loop, so that the device is put back.
         if !probe { Signals.unblockForForegroundCommand() }
         let options = sensor.sensorOptions
-        let discovery = try sensor.discover()
+        let input = InputAccelerometerDiscovery.discover(
+            uri: options.uri,
+            device: options.device,
+            mountMatrix: options.mountMatrix
+        )
+        let discovery: AccelerometerDiscovery
+        do {
+            discovery = try sensor.discover()
+        } catch {
+            // No IIO subsystem: an input accelerometer may still be there.
+            guard input.chosen != nil else { throw error }
+            discovery = AccelerometerDiscovery(iioUnavailable: "\(error)")
+        }
         var out = ""
         for accelerometer in discovery.accelerometers {
             out += "\(accelerometer.id) \(accelerometer.name)"
@@ -58,12 +73,13 @@ struct Sensors: ParsableCommand {
         for skipped in discovery.skipped {
             out += "\(skipped.id) \(skipped.name) — skipped: \(skipped.reason)\n"
         }
+        out += Self.inputListing(input, iioChosen: discovery.chosen != nil, options: options)
         for kind in PolledSensorKind.allCases {
             guard let found = PolledSensor.discover(kind) else { continue }
             out += Self.polledDetails(kind, syspath: found.syspath, channel: found.channel)
         }
         print(out, terminator: "")
-        guard discovery.chosen != nil else {
+        guard discovery.chosen != nil || input.chosen != nil else {
             throw CommandFailure(
                 "\(discovery.reason). Is the accelerometer's kernel driver loaded (ls /sys/bus/iio/devices)?"
             )
@@ -71,6 +87,34 @@ struct Sensors: ParsableCommand {
         if probe {
             try Probe(options: options, verbose: sensor.verbose).run()
         }
+    }
+
+    /// The accelerometers of the input subsystem: the one used when there is no IIO display accelerometer, the
+    /// others and those skipped, with why.
+    private static func inputListing(
+        _ input: InputAccelerometerDiscovery,
+        iioChosen: Bool,
+        options: SensorOptions
+    ) -> String {
+        var out = ""
+        for accelerometer in input.accelerometers {
+            out += "\(accelerometer.id) \(accelerometer.name)"
+            if accelerometer.id == input.chosen?.id {
+                out +=
+                    iioChosen
+                    ? " — not used: an IIO display accelerometer is used instead\n"
+                    : " — used: \(input.reason), no IIO display accelerometer\n"
+            } else if accelerometer.location == .base {
+                out += " — not used: a base accelerometer (udev ACCEL_LOCATION) never drives rotation\n"
+            } else {
+                out += " — not used: \(input.chosen == nil ? input.reason : "another input accelerometer is used")\n"
+            }
+            out += details(accelerometer, options: options)
+        }
+        for skipped in input.skipped {
+            out += "\(skipped.id) \(skipped.name) — skipped: \(skipped.reason)\n"
+        }
+        return out
     }
 
     private static func whyNot(_ accelerometer: Accelerometer, _ discovery: AccelerometerDiscovery) -> String {
@@ -89,6 +133,15 @@ struct Sensors: ParsableCommand {
         var lines: [(String, String)] = []
         if let label = accelerometer.label { lines.append(("label", label)) }
         lines.append(("location", "\(accelerometer.location.rawValue) (\(accelerometer.locationSource))"))
+        if let node = accelerometer.inputNode {
+            lines.append(("mode", "evdev (\(node): the driver's input events, read with libevdev while generating)"))
+            lines.append(("rate", "the driver's own"))
+            lines.append(("scale", "\(Self.vector(calibration.scale)) (\(accelerometer.scaleSource))"))
+            lines.append(("matrix", "\(calibration.matrix) (\(accelerometer.matrixSource))"))
+            if let syspath = accelerometer.syspath { lines.append(("sysfs", syspath)) }
+            for warning in accelerometer.warnings { lines.append(("warning", warning)) }
+            return format(lines)
+        }
         var mode = options.forcePolling ? "poll (--poll)" : accelerometer.preferredMode.rawValue
         if accelerometer.preferredMode == .buffer && !options.forcePolling {
             mode += accelerometer.triggerName.map { ", trigger \($0)" } ?? ", no trigger"
@@ -109,8 +162,12 @@ struct Sensors: ParsableCommand {
         lines.append(("matrix", "\(calibration.matrix) (\(accelerometer.matrixSource))"))
         if let syspath = accelerometer.syspath { lines.append(("sysfs", syspath)) }
         for warning in accelerometer.warnings { lines.append(("warning", warning)) }
-        return lines.map { "  \($0.0 + ":" + String(repeating: " ", count: max(1, 10 - $0.0.count)))\($0.1)\n" }
-            .joined()
+        return format(lines)
+    }
+
+    /// Indented `name: value` lines, the values aligned.
+    private static func format(_ lines: [(String, String)]) -> String {
+        lines.map { "  \($0.0 + ":" + String(repeating: " ", count: max(1, 10 - $0.0.count)))\($0.1)\n" }.joined()
     }
 
     /// A light sensor, proximity sensor or compass: what it is served as, and how it is read.

@@ -36,8 +36,10 @@ package final class PrivateSystemBus {
         .deletingLastPathComponent().appendingPathComponent("systemd/net.hadess.SensorProxy.conf").path
 
     /// Starts the bus and waits until it accepts connections.
-    /// - Parameter policy: whether the shipped policy file is included.
-    package init(testbed: Testbed, policy: Bool = true) async throws {
+    /// - Parameters:
+    ///   - policy: whether the shipped policy file is included.
+    ///   - environment: extra variables for dbus-daemon (such as nss_wrapper's, to name the users of the policy).
+    package init(testbed: Testbed, policy: Bool = true, environment: [String: String] = [:]) async throws {
         sandbox = try DaemonSandbox()
         let configuration = sandbox.directory + "/system.conf"
         try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy)
@@ -46,7 +48,8 @@ package final class PrivateSystemBus {
         process = try ChildProcess(
             "dbus-daemon",
             ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
-            testbed: testbed
+            testbed: testbed,
+            environment: environment
         )
         let up = await process.waitUntil("the bus listens", timeout: .seconds(20)) {
             process.outputText.contains("unix:path=")
@@ -82,15 +85,19 @@ package final class PrivateSystemBus {
     }
 
     /// Starts orientd on this bus with `configuration` as its configuration file (in a fresh sandbox), such as
-    /// `[DBus]\nCompat=yes\n`.
-    package func daemon(testbed: Testbed, configuration: String) async throws -> RunningDaemon {
+    /// `[DBus]\nCompat=yes\n`, and `arguments` before `--config`.
+    package func daemon(
+        testbed: Testbed,
+        configuration: String,
+        arguments: [String] = RunningDaemon.defaultArguments
+    ) async throws -> RunningDaemon {
         let sandbox = try DaemonSandbox()
         let file = sandbox.directory + "/orientd.conf"
         try configuration.write(toFile: file, atomically: true, encoding: .utf8)
         return try await RunningDaemon(
             testbed: testbed,
             sandbox: sandbox,
-            arguments: RunningDaemon.defaultArguments + ["--config", file],
+            arguments: arguments + ["--config", file],
             environment: environment
         )
     }
@@ -296,6 +303,126 @@ package final class BusClient {
             let text = error.message.map { String(cString: $0) } ?? "\(Errno(result))"
             throw DaemonTestError(description: "\(method): \(name) \(text)")
         }
+    }
+
+    /// The replies to the calls made with ``send(_:interface:path:)``, by the call's serial: empty for a method
+    /// return, the error's name for an error (a call that gets no reply in 30 s gets sd-bus's timeout error).
+    package private(set) var replies: [UInt64: String] = [:]
+
+    /// Sends a call of a method of `net.hadess.SensorProxy` without arguments and returns at once, before its reply.
+    /// - Returns: the call's serial, to find its reply in ``replies`` (``waitForReply(to:timeout:)``).
+    package func send(
+        _ method: String,
+        interface: String = "net.hadess.SensorProxy",
+        path: String = "/net/hadess/SensorProxy"
+    ) throws -> UInt64 {
+        var message: OpaquePointer?
+        try Self.check(
+            sd_bus_message_new_method_call(bus, &message, "net.hadess.SensorProxy", path, interface, method),
+            "sd_bus_message_new_method_call"
+        )
+        defer { sd_bus_message_unref(message) }
+        var slot: OpaquePointer?
+        try Self.check(
+            sd_bus_call_async(
+                bus,
+                &slot,
+                message,
+                { reply, userdata, _ in
+                    guard let reply, let userdata else { return 0 }
+                    let client = Unmanaged<BusClient>.fromOpaque(userdata).takeUnretainedValue()
+                    var serial: UInt64 = 0
+                    _ = sd_bus_message_get_reply_cookie(reply, &serial)
+                    let error = sd_bus_message_get_error(reply)
+                    client.replies[serial] = error?.pointee.name.map { String(cString: $0) } ?? ""
+                    return 0
+                },
+                Unmanaged.passUnretained(self).toOpaque(),
+                30_000_000
+            ),
+            "sd_bus_call_async \(method)"
+        )
+        slots.append(slot!)
+        // Out now, not at the next processing of the connection.
+        try Self.check(sd_bus_flush(bus), "sd_bus_flush")
+        var serial: UInt64 = 0
+        try Self.check(sd_bus_message_get_cookie(message, &serial), "sd_bus_message_get_cookie")
+        return serial
+    }
+
+    /// Handles what the bus sends until the reply to the call `serial` (``send(_:interface:path:)``) is in.
+    /// - Returns: the reply as ``replies`` holds it; nil when `timeout` passes first.
+    package func waitForReply(to serial: UInt64, timeout: Duration = .seconds(10)) async throws -> String? {
+        _ = try await waitForPropertyChanges(timeout: timeout) { _ in replies[serial] != nil }
+        return replies[serial]
+    }
+
+    /// `Get` of a string property on this connection (so that it follows, on the daemon's side, every call this
+    /// connection made before).
+    package func stringProperty(
+        _ name: String,
+        interface: String = "net.hadess.SensorProxy",
+        path: String = "/net/hadess/SensorProxy"
+    ) throws -> String {
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var value: UnsafeMutablePointer<CChar>?
+        let result = sd_bus_get_property_string(bus, "net.hadess.SensorProxy", path, interface, name, &error, &value)
+        defer { free(value) }
+        guard result >= 0, let value else {
+            let text = error.message.map { String(cString: $0) } ?? "\(Errno(result))"
+            throw DaemonTestError(description: "Get \(name): \(text)")
+        }
+        return String(cString: value)
+    }
+
+    /// `GetAll` of an interface: each property's name and the D-Bus signature of its value, such as
+    /// `["HasCompass": "b", "CompassHeading": "d"]`.
+    package func propertySignatures(
+        interface: String = "net.hadess.SensorProxy",
+        path: String = "/net/hadess/SensorProxy"
+    ) throws -> [String: String] {
+        var message: OpaquePointer?
+        try Self.check(
+            sd_bus_message_new_method_call(
+                bus,
+                &message,
+                "net.hadess.SensorProxy",
+                path,
+                "org.freedesktop.DBus.Properties",
+                "GetAll"
+            ),
+            "sd_bus_message_new_method_call"
+        )
+        defer { sd_bus_message_unref(message) }
+        try interface.withCString {
+            try Self.check(sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0), "append")
+        }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        let result = sd_bus_call(bus, message, 10_000_000, &error, &reply)
+        defer { sd_bus_message_unref(reply) }
+        guard result >= 0 else {
+            let text = error.message.map { String(cString: $0) } ?? "\(Errno(result))"
+            throw DaemonTestError(description: "GetAll \(interface): \(text)")
+        }
+        var signatures: [String: String] = [:]
+        guard sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "{sv}") > 0 else {
+            throw DaemonTestError(description: "GetAll \(interface): not an a{sv}")
+        }
+        while sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            var name: UnsafePointer<CChar>?
+            var type: CChar = 0
+            var contents: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "s")), &name) > 0, let name,
+                sd_bus_message_peek_type(reply, &type, &contents) > 0, let contents
+            else { throw DaemonTestError(description: "GetAll \(interface): unreadable entry") }
+            signatures[String(cString: name)] = String(cString: contents)
+            _ = sd_bus_message_skip(reply, "v")
+            _ = sd_bus_message_exit_container(reply)
+        }
+        return signatures
     }
 
     /// Takes a well-known name, as another program that owns it would.

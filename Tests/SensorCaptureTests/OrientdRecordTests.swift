@@ -68,6 +68,36 @@ extension EmulatedDeviceTests {
             #expect(child.outputLines.first == "# orientd-trace 1")
         }
 
+        /// An accelerometer of the input subsystem, with no IIO one: its readings, through the udev matrix, in m/s².
+        @Test func anInputAccelerometerIsRecorded() async throws {
+            let fixture = InputAccelerometerFixture(
+                mountMatrix: "0, -1, 0; 1, 0, 0; 0, 0, 1",
+                initial: AxisValues(x: 0, y: 1000, z: 0)
+            )
+            let testbed = Testbed()
+            try fixture.add(to: testbed)
+            let child = try ChildProcess.orientd(["record"], testbed: testbed)
+            // The values held at the open: x' = −y = −1 g.
+            #expect(
+                await child.waitUntil("a first sample") {
+                    Self.samples(child).first?.isClose(to: [-9.80665, 0, 0]) == true
+                },
+                "\(child.report)"
+            )
+            try testbed.write(
+                InputAccelerometerFixture.report(AxisValues(x: 500, y: 0, z: -250)),
+                to: fixture.deviceNode
+            )
+            #expect(
+                await child.waitUntil("the new values") {
+                    Self.samples(child).last?.isClose(to: [0, 4.903325, -2.4516625]) == true
+                },
+                "\(child.report)"
+            )
+            child.interrupt()
+            #expect(await child.wait() == .exited(0), "\(child.report)")
+        }
+
         /// A display and a base accelerometer: one two-sensor trace, each line the display's reading or the base's.
         @Test func bothAccelerometersAreRecordedInATwoSensorTrace() async throws {
             let (display, base) = AccelerometerFixture.convertiblePair()

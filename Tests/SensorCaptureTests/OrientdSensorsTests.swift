@@ -93,6 +93,49 @@ extension EmulatedDeviceTests {
             #expect(Self.field(output, device: "applesmc.768", "sysfs") == smc.syspath, "\(output)")
         }
 
+        /// An accelerometer of the input subsystem is listed with its node, scale and udev matrix; it is used when
+        /// there is no IIO display accelerometer, and probed through its events.
+        @Test func anInputAccelerometerIsListedAndProbed() async throws {
+            let fixture = InputAccelerometerFixture(
+                mountMatrix: "0, -1, 0; 1, 0, 0; 0, 0, 1",
+                initial: AxisValues(x: 1000, y: 0, z: 0)
+            )
+            let testbed = Testbed()
+            try fixture.add(to: testbed)
+            let child = try ChildProcess.orientd(["sensors", "--probe"], testbed: testbed)
+            await child.wait(timeout: .seconds(20))
+            #expect(child.exitStatus == .exited(0), "\(child.report)")
+            let output = child.outputText
+            #expect(
+                output.contains("event4 ST LIS3LV02DL Accelerometer — used: an accelerometer of the input subsystem"),
+                "\(output)"
+            )
+            #expect(
+                Self.field(output, device: "event4", "matrix")
+                    == "0, -1, 0; 1, 0, 0; 0, 0, 1 (udev ACCEL_MOUNT_MATRIX)",
+                "\(output)"
+            )
+            #expect(Self.field(output, device: "event4", "mode")?.hasPrefix("evdev (/dev/input/event4") == true)
+            #expect(
+                Self.field(output, device: "event4", "scale")
+                    == "0.00980665 0.00980665 0.00980665 (lis3lv02d: milli-g)",
+                "\(output)"
+            )
+            // The values held at the open, through the matrix: x' = −y = 0, y' = x = 1 g.
+            #expect(output.contains("probe: evdev; first sample 0 9.80665 0 m/s²"), "\(output)")
+
+            try testbed.add(AccelerometerFixture().description)
+            let beside = try ChildProcess.orientd(["sensors"], testbed: testbed)
+            await beside.wait()
+            #expect(beside.exitStatus == .exited(0), "\(beside.report)")
+            #expect(
+                beside.outputText.contains(
+                    "event4 ST LIS3LV02DL Accelerometer — not used: an IIO display accelerometer is used instead"
+                ),
+                "\(beside.outputText)"
+            )
+        }
+
         @Test func udevMatrixBeatsSysfs() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "0, -1, 0; 1, 0, 0; 0, 0, 1", .mountMatrix: "-1, 0, 0; 0, -1, 0; 0, 0, 1"]

@@ -63,10 +63,9 @@ extension EmulatedDeviceTests {
         }
 
         @Test func rootMayClaimWithAnEmptyList() async throws {
-            let setup = try await Setup(claimUsers: "")
+            var setup = try await Setup(claimUsers: "")
             let client = try BusClient(address: setup.bus.address)
-            try client.call("ClaimAccelerometer")
-            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(setup.report)")
+            try await setup.claimAccelerometer(client)
             try client.call("ReleaseAccelerometer")
             #expect(await setup.daemon.waitForBufferEnable("0", setup.fixture), "\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
@@ -86,7 +85,7 @@ extension EmulatedDeviceTests {
         }
 
         @Test func aReloadTakesAChangedList() async throws {
-            let setup = try await Setup(claimUsers: "")
+            var setup = try await Setup(claimUsers: "")
             let before = try await Self.claimAsNobody(setup)
             #expect(before.errorText.contains("AccessDenied"), "\(before.report)")
 
@@ -101,7 +100,16 @@ extension EmulatedDeviceTests {
                     setup.daemon.process.errorText.contains("configuration reloaded")
                 }
             )
-            let after = try await Self.claimAsNobody(setup)
+            // Allowed now: the claim starts the sensor and is answered at its first reading.
+            let after = try setup.bus.start(
+                "gdbus",
+                ["call"] + SensorProxyTests.destination + ["--method", "net.hadess.SensorProxy.ClaimAccelerometer"],
+                testbed: setup.testbed,
+                user: 65534
+            )
+            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(after.report)\n\(setup.report)")
+            try setup.feed.hold(.normal)
+            await after.wait(timeout: .seconds(30))
             #expect(after.exitStatus == .exited(0), "\(after.report)\n\(setup.report)")
             #expect(await setup.daemon.stop() == .exited(0))
         }

@@ -26,7 +26,7 @@ extension EmulatedDeviceTests {
 
         /// A daemon with Compat on, on a private bus, over an emulated accelerometer.
         struct Setup {
-            let fixture = AccelerometerFixture()
+            let fixture: AccelerometerFixture
             let testbed = Testbed()
             let bus: PrivateSystemBus
             let daemon: RunningDaemon
@@ -34,12 +34,23 @@ extension EmulatedDeviceTests {
 
             /// - Parameter claimUsers: `[DBus] ClaimUsers=`; `nobody` by default, the user that `monitor-sensor`
             ///   runs as in these tests, without a session.
-            init(policy: Bool = true, claimUsers: String = "nobody", extraConfiguration: String = "") async throws {
+            /// - Parameters:
+            ///   - fixture: the emulated accelerometer.
+            ///   - arguments: the daemon's command-line options.
+            init(
+                policy: Bool = true,
+                claimUsers: String = "nobody",
+                extraConfiguration: String = "",
+                fixture: AccelerometerFixture = AccelerometerFixture(),
+                arguments: [String] = RunningDaemon.defaultArguments
+            ) async throws {
+                self.fixture = fixture
                 try testbed.add(fixture.description)
                 bus = try await PrivateSystemBus(testbed: testbed, policy: policy)
                 daemon = try await bus.daemon(
                     testbed: testbed,
-                    configuration: "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)"
+                    configuration: "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)",
+                    arguments: arguments
                 )
                 feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
             }
@@ -64,6 +75,20 @@ extension EmulatedDeviceTests {
                     context: report,
                     sourceLocation: sourceLocation
                 )
+            }
+
+            /// `ClaimAccelerometer` by `client`, with the device held in `posture` once the claim has started the sensor:
+            /// the claim is answered at the first reading. Records a failure if the reply does not come.
+            mutating func claimAccelerometer(
+                _ client: BusClient,
+                holding posture: Posture = .normal,
+                sourceLocation: SourceLocation = #_sourceLocation
+            ) async throws {
+                let claim = try client.send("ClaimAccelerometer")
+                #expect(await daemon.waitForBufferEnable("1", fixture), sourceLocation: sourceLocation)
+                try feed.hold(posture)
+                let reply = try await client.waitForReply(to: claim)
+                #expect(reply == "", "the claim's reply: \(reply ?? "none")\n\(report)", sourceLocation: sourceLocation)
             }
 
             func orientctl(_ arguments: [String]) async throws -> ChildProcess {
@@ -107,8 +132,7 @@ extension EmulatedDeviceTests {
             let client = try BusClient(address: bus.address)
             try client.collectPropertyChanges(broadcast: false)
             #expect(setup.daemon.bufferEnable(setup.fixture) == "0")
-            try client.call("ClaimAccelerometer")
-            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
+            try await setup.claimAccelerometer(client)
             try client.call("ClaimAccelerometer")
             try client.call("ClaimLight")
             try client.call("ClaimProximity")
@@ -204,8 +228,7 @@ extension EmulatedDeviceTests {
             try watcher.collectPropertyChanges(broadcast: true)
             let claimant = try BusClient(address: setup.bus.address)
             try claimant.collectPropertyChanges(broadcast: false)
-            try claimant.call("ClaimAccelerometer")
-            try setup.feed.hold(.leftUp)
+            try await setup.claimAccelerometer(claimant, holding: .leftUp)
             #expect(
                 try await claimant.waitForPropertyChanges { $0.joined().contains("AccelerometerOrientation=left-up") },
                 "the claimant gets the reading: \(claimant.propertyChanges)\n\(setup.report)"
@@ -222,7 +245,7 @@ extension EmulatedDeviceTests {
         }
 
         @Test func aClaimantThatLeavesTheBusReleasesItsClaim() async throws {
-            let setup = try await Setup()
+            var setup = try await Setup()
             // A desktop claims as its own user, not as root.
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed, user: 65534)
             #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(monitor.report)")
@@ -233,9 +256,8 @@ extension EmulatedDeviceTests {
             // Two clients: the sensor runs until the last one has gone.
             var first: BusClient? = try BusClient(address: setup.bus.address)
             let second = try BusClient(address: setup.bus.address)
-            try first?.call("ClaimAccelerometer")
+            try await setup.claimAccelerometer(first!)
             try second.call("ClaimAccelerometer")
-            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
             first = nil
             let connection = try setup.daemon.connect()
             var total: Int?
@@ -276,10 +298,9 @@ extension EmulatedDeviceTests {
         }
 
         @Test func theBusGoingAwayEndsEveryClaim() async throws {
-            let setup = try await Setup()
+            var setup = try await Setup()
             let client = try BusClient(address: setup.bus.address)
-            try client.call("ClaimAccelerometer")
-            #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture))
+            try await setup.claimAccelerometer(client)
             setup.bus.process.terminate()
             await setup.bus.process.wait()
             #expect(await setup.daemon.waitForBufferEnable("0", setup.fixture), "\(setup.report)")
@@ -296,12 +317,21 @@ extension EmulatedDeviceTests {
         @Test func monitorSensorFollowsTheTurningDevice() async throws {
             var setup = try await Setup()
             let monitor = try setup.bus.start("monitor-sensor", [], testbed: setup.testbed)
-            #expect(
-                await monitor.waitUntil("it sees the accelerometer") {
-                    monitor.outputText.contains("=== Has accelerometer (orientation: undefined")
-                }
-            )
+            // Its claim starts the sensor and is answered at the first reading, whose PropertiesChanged comes before
+            // the reply. It prints the values its proxy holds once its claims return: those of its GetAll before
+            // the claim (this version's synchronous calls leave the signal queued until it prints), then the pose.
             #expect(await setup.daemon.waitForBufferEnable("1", setup.fixture), "\(monitor.report)")
+            try setup.feed.hold(.rightUp)
+            let changes = { monitor.outputLines.filter { $0.contains("Accelerometer orientation changed") } }
+            #expect(
+                await monitor.waitUntil("it sees the accelerometer in its pose") {
+                    monitor.outputText.contains("=== Has accelerometer (orientation: right-up")
+                        || (monitor.outputText.contains("=== Has accelerometer (orientation: undefined")
+                            && changes().first?.hasSuffix("changed: right-up") == true)
+                },
+                "\(monitor.report)\n\(setup.report)"
+            )
+            let before = changes().count
             for (posture, pose) in [
                 (Posture.normal, "normal"), (.leftUp, "left-up"), (.bottomUp, "bottom-up"), (.rightUp, "right-up"),
                 (.normal, "normal"),
@@ -314,8 +344,7 @@ extension EmulatedDeviceTests {
                     }
                 )
             }
-            let changes = monitor.outputLines.filter { $0.contains("Accelerometer orientation changed") }
-            #expect(changes.count == 5, "one line per turn: \(monitor.outputText)")
+            #expect(changes().count - before == 5, "one line per turn: \(monitor.outputText)")
             // Newer clients also print the tilt; this one (iio-sensor-proxy 3.0) knows only the orientation.
             if monitor.outputText.localizedCaseInsensitiveContains("tilt") {
                 #expect(monitor.outputText.contains("vertical"), "\(monitor.outputText)")

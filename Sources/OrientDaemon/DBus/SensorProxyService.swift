@@ -42,14 +42,20 @@ final class SensorProxyService {
     static let compassPath = "/net/hadess/SensorProxy/Compass"
     static let compassInterface = "net.hadess.SensorProxy.Compass"
 
-    private let engine: Engine
-    private let logger: Logger
+    let engine: Engine
+    let loop: EventLoop
+    let logger: Logger
     private var connection: BusConnection?
     private var slots: [OpaquePointer] = []
     private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
     /// The claims of each sensor, by the claimant's unique name.
     private var claims: [ProxySensor: [String: Claim]] = [:]
-    private var properties: SensorProxyProperties
+    /// `ClaimAccelerometer` calls not answered yet: answered once the accelerometer's first reading is classified,
+    /// or at ``firstReadingDeadline`` (`SensorProxyService+FirstReading.swift`).
+    var unansweredClaims: [OpaquePointer] = []
+    /// When the unanswered claims are answered whatever the sensor has read; nil while none waits.
+    var firstReadingDeadline: TimerSource?
+    private(set) var properties: SensorProxyProperties
     /// The light sensor, the proximity sensor and the compass.
     private var polled: [PolledSensorKind: PolledSensor] = [:]
     /// Whether something is near, with its margin, while a proximity sensor is found.
@@ -63,6 +69,7 @@ final class SensorProxyService {
     /// the bus (``statusReport`` tells).
     init(loop: EventLoop, engine: Engine, claimPolicy: ClaimPolicy, logger: Logger) {
         self.engine = engine
+        self.loop = loop
         self.logger = logger
         self.claimPolicy = claimPolicy
         properties = Self.properties(of: engine)
@@ -89,6 +96,7 @@ final class SensorProxyService {
     }
 
     deinit {
+        answerUnansweredClaims(reason: "the service is stopping")
         claims.removeAll()
         for sensor in polled.values { sensor.stop() }
         for slot in slots { sd_bus_slot_unref(slot) }
@@ -130,6 +138,9 @@ final class SensorProxyService {
         new.orientation = engineProperties.orientation
         new.tilt = engineProperties.tilt
         publish(new)
+        if !unansweredClaims.isEmpty, accelerometerHasAnswer {
+            answerUnansweredClaims(reason: "first reading")
+        }
     }
 
     /// Takes `new` as the properties and signals, on each object, the ones that changed.
@@ -312,6 +323,7 @@ final class SensorProxyService {
             }
             // A claim that cannot be followed is refused, so that the client knows and may claim again.
             if let refused = claim(sensor, by: sender, message: message) { return -refused }
+            if sensor == .accelerometer, !accelerometerHasAnswer { return answerLater(message) }
         } else {
             release(sensor, of: sender, reason: member)
         }
@@ -400,6 +412,7 @@ final class SensorProxyService {
 
     /// The bus went away (dbus-daemon stopped): every claim ends, and the service is off until a restart.
     private func disconnected() {
+        answerUnansweredClaims(reason: "the bus disconnected")
         fail(
             "the system bus disconnected: \(Self.busName) is no longer served (restart orientd once the bus is "
                 + "back); the control socket keeps serving"

@@ -15,14 +15,18 @@ import EventLoop
 import IIOSensor
 import Logging
 
-/// The daemon's sensors: ``AccelerometerSensor``s on its event loop; the base one's messages carry `sensor=base`.
+/// The daemon's sensors on its event loop: for the display a ``DisplaySensor`` (the IIO accelerometer, or an input
+/// one when there is no IIO one), for the base an ``AccelerometerSensor``, whose messages carry `sensor=base`.
 struct AccelerometerSensorFactory: SensorFactory {
     let loop: EventLoop
     let logger: Logger
 
     func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+        guard options.location == .base else {
+            return DisplaySensor(loop: loop, options: options, logger: logger, delegate: delegate)
+        }
         var logger = logger
-        if options.location == .base { logger[metadataKey: "sensor"] = "base" }
+        logger[metadataKey: "sensor"] = "base"
         return AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: delegate)
     }
 

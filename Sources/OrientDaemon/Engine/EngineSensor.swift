@@ -15,7 +15,8 @@ package import IIOSensor
 package import OrientationCore
 
 /// What the daemon needs of a sensor: starting and stopping it, its pace, its status, the accelerometer it uses
-/// or found, and what `status` reports of it. ``AccelerometerSensor`` is the daemon's; a unit test puts a fake in
+/// or found, and what `status` reports of it. ``DisplaySensor`` (the IIO accelerometer or an input one) and
+/// ``AccelerometerSensor`` (the base) are the daemon's; a unit test puts a fake in
 /// its place (through its ``SensorFactory``). A sensor reports to the delegate it was made with.
 package protocol EngineSensor: AnyObject {
     /// The current status.
@@ -45,6 +46,11 @@ package protocol EngineSensor: AnyObject {
 }
 
 extension AccelerometerSensor: EngineSensor {}
+
+extension InputAccelerometerSensor: EngineSensor {
+    /// Never: an input accelerometer is read through its events only.
+    package var fellBack: Bool { false }
+}
 
 /// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
 package protocol SensorFactory {
