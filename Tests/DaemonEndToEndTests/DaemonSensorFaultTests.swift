@@ -69,9 +69,10 @@ extension EmulatedDeviceTests {
             var running = try await Running(pollFallback: "2")
             try running.loseTheBuffer()
             #expect(await running.daemon.waitForBufferEnable("1", running.fixture), "the buffer is enabled again")
-            let log = running.daemon.process.errorText
-            #expect(log.contains("disabling and enabling the buffer again"), "\(log)")
-            #expect(log.contains("reason=the buffer delivered nothing usable for 2 s"), "\(log)")
+            _ = await running.daemon.log(
+                showing: "disabling and enabling the buffer again",
+                "reason=the buffer delivered nothing usable for 2 s"
+            )
 
             try running.feed.hold(.leftUp)
             let change = try await running.client.events(until: "portrait") {
@@ -102,10 +103,11 @@ extension EmulatedDeviceTests {
             #expect(sensor?["mode"]?.string == "poll", "\(String(describing: sensor))")
             #expect(sensor?["fell_back"]?.bool == true, "\(String(describing: sensor))")
             #expect(sensor?["status"]?.string == "active", "\(String(describing: sensor))")
-            let log = running.daemon.process.errorText
-            #expect(log.contains("disabling and enabling the buffer again"), "\(log)")
-            #expect(log.contains("the buffer does not deliver: polling instead"), "\(log)")
-            #expect(log.contains("reason=the buffer stayed silent for 2 s after it was enabled again"), "\(log)")
+            _ = await running.daemon.log(
+                showing: "disabling and enabling the buffer again",
+                "the buffer does not deliver: polling instead",
+                "reason=the buffer stayed silent for 2 s after it was enabled again"
+            )
 
             for (axis, value) in [("x", "1000"), ("y", "0"), ("z", "0")] {
                 try running.testbed.setAttribute(running.fixture.syspath, "in_accel_\(axis)_raw", value)
@@ -131,9 +133,10 @@ extension EmulatedDeviceTests {
             }
             #expect(sensor?["mode"]?.string == "poll", "\(String(describing: sensor))")
             #expect(sensor?["fell_back"]?.bool == true, "\(String(describing: sensor))")
-            let log = running.daemon.process.errorText
-            #expect(log.contains("the buffer does not deliver: polling instead"), "\(log)")
-            #expect(log.contains("again soon after the buffer was enabled again)"), "\(log)")
+            let log = await running.daemon.log(
+                showing: "the buffer does not deliver: polling instead",
+                "again soon after the buffer was enabled again)"
+            )
             let revalidations = log.components(separatedBy: "disabling and enabling the buffer again").count - 1
             #expect(revalidations == 1, "one re-validation, then polling: \(log)")
             #expect(await running.daemon.stop() == .exited(0))
@@ -147,8 +150,7 @@ extension EmulatedDeviceTests {
             running.feed.skip(seconds: 30)
             try running.feed.hold(.normal, seconds: 0.2)
             #expect(await running.daemon.waitForBufferEnable("1", running.fixture), "the buffer is enabled again")
-            let log = running.daemon.process.errorText
-            #expect(log.contains("the clock jumped by 30 s between two samples"), "\(log)")
+            let log = await running.daemon.log(showing: "the clock jumped by 30 s between two samples")
             #expect(!log.contains("delivered nothing usable"), "the jump, not silence, re-validated: \(log)")
 
             try running.feed.hold(.leftUp)
@@ -202,9 +204,8 @@ extension EmulatedDeviceTests {
             try feed.hold(.leftUp)
             let change = try await client.events(until: "portrait") { $0.state?["device"]?.string == "portrait" }
             #expect(!change.contains { $0.event == "sensor" }, "\(change)")
-            let log = daemon.process.errorText
+            let log = await daemon.log(showing: "readings are plausible again")
             #expect(log.components(separatedBy: "readings ignored until").count == 3, "each run logged once: \(log)")
-            #expect(log.contains("readings are plausible again"), "\(log)")
             #expect(await daemon.stop() == .exited(0))
         }
 
@@ -238,7 +239,7 @@ extension EmulatedDeviceTests {
                 status?["last_error"]?.string?.contains("accel_x raw") == true,
                 "\(String(describing: status))"
             )
-            let log = daemon.process.errorText
+            let log = await daemon.log(showing: "cannot read the accelerometer")
             #expect(log.components(separatedBy: "cannot read the accelerometer").count == 2, "logged once: \(log)")
 
             try FileManager.default.removeItem(atPath: attribute)

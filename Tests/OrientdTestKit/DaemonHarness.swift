@@ -94,6 +94,21 @@ package final class RunningDaemon {
         return await process.wait(timeout: .seconds(20), sourceLocation: sourceLocation)
     }
 
+    /// Waits until the daemon's log (its standard error) holds each of `lines`, and returns the log. The log reaches
+    /// the test through a pipe read on its own, so it can lag behind what the daemon did after writing it (enabling
+    /// a buffer again, answering `status`, sending an event): a test that reads it at once races that reader.
+    package func log(
+        showing lines: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> String {
+        _ = await process.waitUntil(
+            "the log shows \(lines.joined(separator: " | "))",
+            timeout: .seconds(10),
+            sourceLocation: sourceLocation
+        ) { lines.allSatisfy { process.errorText.contains($0) } }
+        return process.errorText
+    }
+
     /// `buffer/enable` of the emulated accelerometer: "1" while the daemon captures through the buffer.
     package func bufferEnable(_ fixture: AccelerometerFixture) -> String? {
         try? testbed.attribute(fixture.syspath, "buffer/enable")
