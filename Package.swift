@@ -106,6 +106,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
+        .testTarget(name: "EvdevSupportTests", dependencies: ["EvdevSupport", "SystemSupport"]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]
