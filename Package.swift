@@ -51,12 +51,15 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
         // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
         .target(name: "UdevSupport", dependencies: ["CUdev", "EventLoop", "SystemSupport"]),
+        // An evdev node open for libevdev (its descriptor and handle, owned together), for the switches and the input
+        // accelerometers.
+        .target(name: "EvdevSupport", dependencies: ["CEvdev", "SystemSupport"]),
         // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug; and the
         // accelerometers of the input subsystem (lis3lv02d and the like) through libevdev, when there is no IIO one.
         .target(
             name: "IIOSensor",
             dependencies: [
-                "OrientationCore", "CLibIIO", "CEvdev", "UdevSupport", "EventLoop", "SystemSupport",
+                "OrientationCore", "CLibIIO", "CEvdev", "EvdevSupport", "UdevSupport", "EventLoop", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -64,7 +67,7 @@ let package = Package(
         .target(
             name: "TabletMode",
             dependencies: [
-                "CEvdev", "UdevSupport", "EventLoop", "SystemSupport",
+                "CEvdev", "EvdevSupport", "UdevSupport", "EventLoop", "SystemSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -103,6 +106,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
+        .testTarget(name: "EvdevSupportTests", dependencies: ["EvdevSupport", "SystemSupport"]),
         .testTarget(
             name: "OrientProtocolTests",
             dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]

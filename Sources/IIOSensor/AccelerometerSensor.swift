@@ -34,29 +34,19 @@ import UdevSupport
 /// readings (an axis at the limit of its range) never reach the delegate; they count as silence, and a
 /// run of them is logged once.
 public final class AccelerometerSensor {
-    private enum State {
-        /// Not wanted: nobody generating.
-        case stopped
-        /// Wanted, but there is no accelerometer.
-        case absent
-        /// Capturing; a capture through the buffer is judged by its watch (and looked at by ``bufferLooks``).
-        case capturing(any Capture, watch: BufferWatch?)
-        /// Wanted, but capture failed and is retried by the timer.
-        case failed(retry: TimerSource?)
-        /// Closed by its owner: stopped for good, it tells its delegate nothing any more.
-        case closed
-    }
+    /// The phases of the sensor; capturing, a capture through the buffer is judged by its watch (and looked at by
+    /// ``bufferLooks``).
+    private typealias Lifecycle = SensorLifecycle<(capture: any Capture, watch: BufferWatch?)>
 
     private let loop: EventLoop
     private let options: SensorOptions
     private let logger: Logger
     private unowned let delegate: any AccelerometerSensorDelegate
-    private var state = State.stopped
+    private let lifecycle: Lifecycle
     /// The repeating look at a buffer that delivers (``lookAtBuffer()``); only while capturing through the buffer.
     private var bufferLooks: TimerSource?
     private var monitor: HotplugMonitor?
     private var pendingDiscovery: TimerSource?
-    private var consecutiveFailures = 0
     /// Samples handed to the sink since the process started (usable ones only).
     private var usableSamples = 0
     /// A re-validation asked for from inside the capture's callback, run at the next loop iteration.
@@ -77,8 +67,8 @@ public final class AccelerometerSensor {
     public private(set) var accelerometer: Accelerometer?
     /// How it is read now; nil while not capturing.
     public var mode: CaptureMode? {
-        guard case .capturing(let capture, _) = state else { return nil }
-        return capture.mode
+        guard case .capturing(let capturing) = lifecycle.phase else { return nil }
+        return capturing.capture.mode
     }
     /// Which accelerometer this sensor reads.
     public var location: SensorLocation { options.location }
@@ -108,6 +98,7 @@ public final class AccelerometerSensor {
         self.options = options
         self.logger = logger
         self.delegate = delegate
+        lifecycle = Lifecycle(location: options.location, delegate: delegate)
         do {
             monitor = try HotplugMonitor(loop: loop, subsystem: "iio") { [unowned self] action, sysname in
                 self.hotplug(action: action, sysname: sysname)
@@ -122,19 +113,12 @@ public final class AccelerometerSensor {
     }
 
     /// The current status (a closed sensor is stopped).
-    public var status: SensorState {
-        switch state {
-        case .stopped, .closed: .stopped
-        case .absent: .absent
-        case .capturing: .active
-        case .failed: .failed
-        }
-    }
+    public var status: SensorState { lifecycle.status }
 
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
-        guard case .stopped = state else { return }
-        consecutiveFailures = 0
+        guard case .stopped = lifecycle.phase else { return }
+        lifecycle.resetFailures()
         attempt()
     }
 
@@ -146,8 +130,8 @@ public final class AccelerometerSensor {
         pace = new
         // `IdleRate=` equal to `Rate=` turns the slowing off: the capture has nothing to change.
         guard options.idleRate < options.rate else { return }
-        guard case .capturing(let capture, _) = state, !frequencyRefused else { return }
-        guard !capture.setPace(new), let accelerometer else { return }
+        guard case .capturing(let capturing) = lifecycle.phase, !frequencyRefused else { return }
+        guard !capturing.capture.setPace(new), let accelerometer else { return }
         // Said once for this sensor; the capture stays at the full rate.
         frequencyRefused = true
         logger.notice(
@@ -158,30 +142,23 @@ public final class AccelerometerSensor {
 
     /// Stops capture completely and restores the device; a change of status is reported.
     public func stop() {
-        guard !isClosed else { return }
-        let previous = status
+        guard !lifecycle.isClosed else { return }
         tearDown()
-        state = .stopped
-        report(from: previous)
+        lifecycle.enter(.stopped)
     }
 
     /// Stops capture for good, restores the device and stops listening for hotplug, telling the delegate nothing:
     /// for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it again.
     public func close() {
         tearDown()
-        state = .closed
+        lifecycle.close()
         monitor = nil
         pendingDiscovery = nil
     }
 
-    private var isClosed: Bool {
-        if case .closed = state { return true }
-        return false
-    }
-
     /// Looks for the accelerometer without starting it, so that it can be named while stopped.
     public func refreshDiscovery() {
-        guard case .stopped = state else { return }
+        guard case .stopped = lifecycle.phase else { return }
         // (A closed sensor is not `.stopped`: it looks for nothing.)
         do {
             let discovery = try AccelerometerDiscovery.discover(
@@ -220,22 +197,13 @@ public final class AccelerometerSensor {
         return (discovery.base, discovery.baseReason)
     }
 
-    private var wanted: Bool {
-        switch state {
-        case .stopped, .closed: false
-        case .absent, .capturing, .failed: true
-        }
-    }
-
     private func attempt() {
-        let previous = status
         tearDown()
-        state = begin()
-        report(from: previous)
+        lifecycle.enter(begin())
     }
 
-    /// Discovers the device and starts capturing; the state to be in.
-    private func begin() -> State {
+    /// Discovers the device and starts capturing; the phase to enter.
+    private func begin() -> Lifecycle.Phase {
         // A fresh context each time: a context is a snapshot, and devices come and go.
         let context: IIOContext
         do {
@@ -273,7 +241,11 @@ public final class AccelerometerSensor {
 
     /// Captures through the buffer, looked at by a timer every half of `PollFallbackSec=`; nil (and
     /// `fellBack`) when the buffer cannot be set up. `revalidation`: enabled again by a re-validation.
-    private func startBuffered(_ device: IIODevice, _ chosen: Accelerometer, revalidation: Bool = false) -> State? {
+    private func startBuffered(
+        _ device: IIODevice,
+        _ chosen: Accelerometer,
+        revalidation: Bool = false
+    ) -> Lifecycle.Phase? {
         do {
             let capture = try BufferedCapture(
                 device: device,
@@ -298,7 +270,7 @@ public final class AccelerometerSensor {
                 revalidation: revalidation ? usableSamples : nil
             )
             logger.info("capturing through the buffer", metadata: metadata(chosen))
-            return .capturing(capture, watch: watch)
+            return .capturing((capture, watch: watch))
         } catch {
             var details = metadata(chosen)
             details["error"] = "\(error)"
@@ -308,7 +280,7 @@ public final class AccelerometerSensor {
         }
     }
 
-    private func startPolling(_ device: IIODevice, _ chosen: Accelerometer) -> State {
+    private func startPolling(_ device: IIODevice, _ chosen: Accelerometer) -> Lifecycle.Phase {
         do {
             let capture = try PolledCapture(
                 device: device,
@@ -321,7 +293,7 @@ public final class AccelerometerSensor {
                 owner: self
             )
             logger.info("polling the accelerometer", metadata: metadata(chosen))
-            return .capturing(capture, watch: nil)
+            return .capturing((capture, watch: nil))
         } catch {
             return failed(error)
         }
@@ -342,14 +314,14 @@ public final class AccelerometerSensor {
     /// clock read: the samples carry their time), and hands usable samples to the delegate.
     func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
-        if case .capturing(let capture, var watch?) = state {
+        if case .capturing((let capture, var watch?)) = lifecycle.phase {
             let jump = watch.sample(at: sample.time)
-            state = .capturing(capture, watch: watch)
+            lifecycle.update((capture, watch: watch))
             if let jump, pendingRevalidation == nil {
                 // Not from inside the capture's delivery, which the re-validation replaces: at the next loop turn.
                 pendingRevalidation = try? loop.addNextTurnAction { [unowned self] in
                     self.pendingRevalidation = nil
-                    guard case .capturing(_, let watch?) = self.state else { return }
+                    guard case .capturing((_, let watch?)) = self.lifecycle.phase else { return }
                     self.act(on: watch.revalidation(because: jump, usable: self.usableSamples))
                 }
             }
@@ -360,7 +332,7 @@ public final class AccelerometerSensor {
             return
         }
         usableSamples += 1
-        consecutiveFailures = 0
+        lifecycle.resetFailures()
         if anomaly != nil { anomalyEnded() }
         delegate.accelerometer(at: options.location, captured: sample)
     }
@@ -402,15 +374,15 @@ public final class AccelerometerSensor {
     /// A look at the buffer, every `PollFallbackSec=` / 2 while capturing through it: no syscall but the loop's
     /// cached clocks. The watch decides.
     private func lookAtBuffer() {
-        guard case .capturing(let capture, var watch?) = state else { return }
+        guard case .capturing((let capture, var watch?)) = lifecycle.phase else { return }
         let verdict = watch.look(usable: usableSamples, asleepOffset: asleepOffset)
-        state = .capturing(capture, watch: watch)
+        lifecycle.update((capture, watch: watch))
         act(on: verdict)
     }
 
     /// Carries out the watch's verdict on the buffer captured now.
     private func act(on verdict: BufferWatch.Verdict) {
-        guard case .capturing(let capture, _?) = state, let accelerometer else { return }
+        guard case .capturing((let capture, _?)) = lifecycle.phase, let accelerometer else { return }
         switch verdict {
         case .keep:
             return
@@ -424,11 +396,10 @@ public final class AccelerometerSensor {
             capture.stop()
             bufferLooks = nil
             pace = .full
-            let previous = status
-            state =
+            lifecycle.enter(
                 startBuffered(capture.device, accelerometer, revalidation: true)
-                ?? startPolling(capture.device, accelerometer)
-            report(from: previous)
+                    ?? startPolling(capture.device, accelerometer)
+            )
         case .fallBack(let cause):
             var details = metadata(accelerometer)
             details["reason"] = "\(explain(cause))"
@@ -438,9 +409,7 @@ public final class AccelerometerSensor {
             bufferLooks = nil
             fellBack = true
             pace = .full
-            let previous = status
-            state = startPolling(capture.device, accelerometer)
-            report(from: previous)
+            lifecycle.enter(startPolling(capture.device, accelerometer))
         }
     }
 
@@ -466,24 +435,21 @@ public final class AccelerometerSensor {
 
     /// The capture ended: a device gone makes the sensor absent, another error failed (retried).
     func captureFailed(_ error: SensorError) {
-        guard wanted else { return }
+        guard lifecycle.isWanted else { return }
         lastError = "\(error)"
-        let previous = status
         tearDown()
         if error.isDeviceGone {
             logger.notice("the accelerometer is gone", metadata: ["error": "\(error)"])
-            state = .absent
+            lifecycle.enter(.absent)
         } else {
-            state = failed(error)
+            lifecycle.enter(failed(error))
         }
-        report(from: previous)
     }
 
     /// Failed: retry soon, then less often.
-    private func failed(_ error: SensorError) -> State {
+    private func failed(_ error: SensorError) -> Lifecycle.Phase {
         lastError = "\(error)"
-        consecutiveFailures += 1
-        let delay = consecutiveFailures < 5 ? 1.0 : 10.0
+        let delay = lifecycle.retryDelay()
         logger.error(
             "accelerometer capture failed, retrying",
             metadata: ["error": "\(error)", "retry_in": "\(Self.seconds(delay)) s"]
@@ -495,40 +461,34 @@ public final class AccelerometerSensor {
     private func hotplug(action: HotplugAction, sysname: String) {
         logger.debug("udev event", metadata: ["action": "\(action)", "device": "\(sysname)"])
         switch action {
-        case .remove where sysname == accelerometer?.id && wanted:
+        case .remove where sysname == accelerometer?.id && lifecycle.isWanted:
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
             delegate.accelerometerDiscoveryChanged(at: options.location)
         case .add, .change, .bind:
-            if case .stopped = state, accelerometer == nil {
+            if case .stopped = lifecycle.phase, accelerometer == nil {
                 refreshDiscovery()
                 return
             }
-            guard case .absent = state else { return }
+            guard case .absent = lifecycle.phase else { return }
             // Let the device settle (attributes appear with the event), then look again.
             pendingDiscovery = try? loop.addTimer(at: loop.now + 0.1) { [unowned self] in
                 self.pendingDiscovery = nil
-                if case .absent = self.state { self.attempt() }
+                if case .absent = self.lifecycle.phase { self.attempt() }
             }
         case .remove, .unbind, .other:
             break
         }
     }
 
-    /// Stops the capture and releases the timers that belong to no state; the caller then sets the state, which
-    /// releases the sources of the old one.
+    /// Stops the capture and releases the timers that belong to no phase; the caller then enters the next phase,
+    /// which releases the sources of the old one.
     private func tearDown() {
-        if case .capturing(let capture, _) = state { capture.stop() }
+        if case .capturing(let capturing) = lifecycle.phase { capturing.capture.stop() }
         bufferLooks = nil
         pace = .full
         pendingRevalidation = nil
         anomaly = nil
-    }
-
-    private func report(from previous: SensorState) {
-        let current = status
-        guard current != previous else { return }
-        delegate.accelerometer(at: options.location, changedStatusFrom: previous, to: current)
     }
 }

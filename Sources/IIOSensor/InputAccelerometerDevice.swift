@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CEvdev
+import EvdevSupport
 import EventLoop
 import OrientationCore
 import SystemSupport
@@ -20,9 +21,9 @@ import SystemSupport
 import Glibc
 #endif
 
-/// An accelerometer of the input subsystem, open: its non-blocking fd and libevdev handle, watched by the loop while
-/// its ``InputAccelerometerSensor`` captures. Opening it is what makes a polled input driver (lis3lv02d) start
-/// measuring, and closing it stops it; the fd wakes the loop only when the kernel sends events.
+/// An accelerometer of the input subsystem, open: its node (``EvdevNode``, the non-blocking fd and libevdev handle),
+/// watched by the loop while its ``InputAccelerometerSensor`` captures. Opening it is what makes a polled input driver
+/// (lis3lv02d) start measuring, and closing it stops it; the fd wakes the loop only when the kernel sends events.
 ///
 /// The kernel sends the axes that changed (`EV_ABS` `ABS_X`, `ABS_Y`, `ABS_Z`) and then `SYN_REPORT`; at each
 /// `SYN_REPORT` the three values libevdev holds are one reading. After `SYN_DROPPED` (the kernel's buffer overflowed)
@@ -36,8 +37,7 @@ final class InputAccelerometerDevice {
     /// Counts to m/s² in the panel frame.
     let calibration: Calibration
 
-    private let fd: Int32
-    private let device: OpaquePointer
+    private let node: EvdevNode
     private let loop: EventLoop
     private unowned let owner: InputAccelerometerSensor
     private var source: IOSource?
@@ -47,7 +47,7 @@ final class InputAccelerometerDevice {
     private let lower: (Int64, Int64, Int64)
     private let upper: (Int64, Int64, Int64)
 
-    /// Opens `accelerometer`'s node (`open`, `libevdev_new_from_fd`) and watches it.
+    /// Opens `accelerometer`'s node (``EvdevNode``) and watches it.
     /// - Throws: ``SensorError`` when the node cannot be opened or read, or has no `ABS_X`, `ABS_Y` and `ABS_Z`.
     init(
         _ accelerometer: Accelerometer,
@@ -56,14 +56,13 @@ final class InputAccelerometerDevice {
         owner: InputAccelerometerSensor
     ) throws(SensorError) {
         let devnode = accelerometer.inputNode ?? "/dev/input/\(accelerometer.id)"
-        let fd = retryingInterrupts(.minusOneAndErrno) { Glibc.open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { throw SensorError.call("open", device: devnode, errno: .current) }
-        var handle: OpaquePointer?
-        let result = libevdev_new_from_fd(fd, &handle)
-        guard result >= 0, let handle else {
-            close(fd)
-            throw SensorError.call("libevdev_new_from_fd", device: devnode, errno: Errno(result))
+        let node: EvdevNode
+        do {
+            node = try EvdevNode(opening: devnode)
+        } catch {
+            throw SensorError.call(error.operation, device: devnode, errno: error.errno)
         }
+        let handle = node.handle
         // The events' times on the loop's clock; when the kernel refuses, the loop's time of their reading is used.
         let monotonic = libevdev_set_clock_id(handle, CLOCK_MONOTONIC) == 0
         let axes = [ABS_X, ABS_Y, ABS_Z].map { UInt32($0) }
@@ -72,8 +71,6 @@ final class InputAccelerometerDevice {
             let y = libevdev_get_abs_info(handle, axes[1])?.pointee,
             let z = libevdev_get_abs_info(handle, axes[2])?.pointee
         else {
-            libevdev_free(handle)
-            close(fd)
             throw SensorError(
                 .badAttribute,
                 operation: "libevdev_has_event_code",
@@ -82,8 +79,7 @@ final class InputAccelerometerDevice {
             )
         }
         self.devnode = devnode
-        self.fd = fd
-        device = handle
+        self.node = node
         self.loop = loop
         self.owner = owner
         eventTimes = monotonic
@@ -97,18 +93,17 @@ final class InputAccelerometerDevice {
         (lower.1, upper.1) = limits(y)
         (lower.2, upper.2) = limits(z)
         do {
-            source = try loop.addIO(fd: fd, events: .readable) { [unowned self] events in self.readEvents(events) }
+            source = try loop.addIO(fd: node.descriptor.rawValue, events: .readable) { [unowned self] events in
+                self.readEvents(events)
+            }
         } catch {
-            libevdev_free(handle)
-            close(fd)
             throw SensorError.call("sd_event_add_io", device: devnode, errno: error.errno)
         }
     }
 
     deinit {
+        // The source goes before the node closes the descriptor it watches.
         source = nil
-        libevdev_free(device)
-        close(fd)
     }
 
     /// Stops watching the fd (it closes when the device is released).
@@ -129,7 +124,7 @@ final class InputAccelerometerDevice {
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         var changed = false
         while source != nil {
-            let result = retryingInterrupts(.negatedErrno) { libevdev_next_event(device, flags, &event) }
+            let result = retryingInterrupts(.negatedErrno) { libevdev_next_event(node.handle, flags, &event) }
             if result == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
                 if event.type == UInt16(EV_ABS) {
                     changed = true
@@ -163,9 +158,9 @@ final class InputAccelerometerDevice {
 
     /// One reading of the three axes at `time`, classified and calibrated, to the owner.
     private func emit(at time: Double) {
-        let x = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_X)))
-        let y = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_Y)))
-        let z = Int64(libevdev_get_event_value(device, UInt32(EV_ABS), UInt32(ABS_Z)))
+        let x = Int64(libevdev_get_event_value(node.handle, UInt32(EV_ABS), UInt32(ABS_X)))
+        let y = Int64(libevdev_get_event_value(node.handle, UInt32(EV_ABS), UInt32(ABS_Y)))
+        let z = Int64(libevdev_get_event_value(node.handle, UInt32(EV_ABS), UInt32(ABS_Z)))
         let quality: ReadingQuality
         if x == 0 && y == 0 && z == 0 {
             quality = .zero

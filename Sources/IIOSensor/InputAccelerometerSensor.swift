@@ -25,29 +25,18 @@ import UdevSupport
 /// polled driver stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up
 /// again while it is wanted.
 public final class InputAccelerometerSensor {
-    private enum State {
-        /// Not wanted: nobody generating.
-        case stopped
-        /// Wanted, but there is no input accelerometer.
-        case absent
-        /// Capturing: the node is open and watched.
-        case capturing(InputAccelerometerDevice)
-        /// Wanted, but the node could not be read; retried by the timer.
-        case failed(retry: TimerSource?)
-        /// Closed by its owner: stopped for good, it tells its delegate nothing any more.
-        case closed
-    }
+    /// The phases of the sensor; capturing, the node is open and watched.
+    private typealias Lifecycle = SensorLifecycle<InputAccelerometerDevice>
 
     private let loop: EventLoop
     private let options: SensorOptions
     private let logger: Logger
     private unowned let delegate: any AccelerometerSensorDelegate
-    private var state = State.stopped
+    private let lifecycle: Lifecycle
     private var monitor: HotplugMonitor?
     private var pendingDiscovery: TimerSource?
     /// The first reading (the values held at the open), or a failure, handed on at the loop's next turn.
     private var pendingAction: TimerSource?
-    private var consecutiveFailures = 0
 
     /// The accelerometer in use (or last found); its scale is the device's own once it was opened.
     public private(set) var accelerometer: Accelerometer?
@@ -70,6 +59,7 @@ public final class InputAccelerometerSensor {
         self.options = options
         self.logger = logger
         self.delegate = delegate
+        lifecycle = Lifecycle(location: .display, delegate: delegate)
         do {
             monitor = try HotplugMonitor(loop: loop, subsystem: "input") { [unowned self] action, sysname in
                 self.hotplug(action: action, sysname: sysname)
@@ -84,41 +74,32 @@ public final class InputAccelerometerSensor {
     }
 
     /// The current status (a closed sensor is stopped).
-    public var status: SensorState {
-        switch state {
-        case .stopped, .closed: .stopped
-        case .absent: .absent
-        case .capturing: .active
-        case .failed: .failed
-        }
-    }
+    public var status: SensorState { lifecycle.status }
 
     /// How it reads now: `evdev` while capturing, else nil.
     public var mode: CaptureMode? {
-        guard case .capturing = state else { return nil }
+        guard case .capturing = lifecycle.phase else { return nil }
         return .evdev
     }
 
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
-        guard case .stopped = state else { return }
-        consecutiveFailures = 0
+        guard case .stopped = lifecycle.phase else { return }
+        lifecycle.resetFailures()
         attempt()
     }
 
     /// Stops capture and closes the node; a change of status is reported.
     public func stop() {
-        guard !isClosed else { return }
-        let previous = status
+        guard !lifecycle.isClosed else { return }
         tearDown()
-        state = .stopped
-        report(from: previous)
+        lifecycle.enter(.stopped)
     }
 
     /// Stops for good, closes the node and stops listening for hotplug, telling the delegate nothing.
     public func close() {
         tearDown()
-        state = .closed
+        lifecycle.close()
         monitor = nil
         pendingDiscovery = nil
     }
@@ -130,7 +111,7 @@ public final class InputAccelerometerSensor {
 
     /// Looks for the accelerometer without opening it, so that it can be named while stopped.
     public func refreshDiscovery() {
-        guard case .stopped = state else { return }
+        guard case .stopped = lifecycle.phase else { return }
         let discovery = discover()
         if let found = discovery.chosen, found.id != accelerometer?.id {
             logger.info(
@@ -142,31 +123,17 @@ public final class InputAccelerometerSensor {
         delegate.accelerometerDiscoveryChanged(at: .display)
     }
 
-    private var isClosed: Bool {
-        if case .closed = state { return true }
-        return false
-    }
-
-    private var wanted: Bool {
-        switch state {
-        case .stopped, .closed: false
-        case .absent, .capturing, .failed: true
-        }
-    }
-
     private func discover() -> InputAccelerometerDiscovery {
         InputAccelerometerDiscovery.discover(uri: options.uri, device: options.device, mountMatrix: options.mountMatrix)
     }
 
     private func attempt() {
-        let previous = status
         tearDown()
-        state = begin()
-        report(from: previous)
+        lifecycle.enter(begin())
     }
 
-    /// Finds the device and opens it; the state to be in.
-    private func begin() -> State {
+    /// Finds the device and opens it; the phase to enter.
+    private func begin() -> Lifecycle.Phase {
         let discovery = discover()
         guard var chosen = discovery.chosen else {
             lastError = discovery.reason
@@ -200,7 +167,7 @@ public final class InputAccelerometerSensor {
             // The values the kernel holds now are the first reading, handed on outside start().
             pendingAction = try? loop.addNextTurnAction { [unowned self] in
                 self.pendingAction = nil
-                if case .capturing(let device) = self.state { device.emitCurrent() }
+                if case .capturing(let device) = self.lifecycle.phase { device.emitCurrent() }
             }
             return .capturing(device)
         } catch {
@@ -215,10 +182,9 @@ public final class InputAccelerometerSensor {
     }
 
     /// Failed: retry soon, then less often.
-    private func failed(_ error: SensorError) -> State {
+    private func failed(_ error: SensorError) -> Lifecycle.Phase {
         lastError = "\(error)"
-        consecutiveFailures += 1
-        let delay = consecutiveFailures < 5 ? 1.0 : 10.0
+        let delay = lifecycle.retryDelay()
         logger.error(
             "the input accelerometer cannot be read, retrying",
             metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
@@ -244,52 +210,44 @@ public final class InputAccelerometerSensor {
     }
 
     private func captureFailed(_ error: SensorError) {
-        guard wanted else { return }
+        guard lifecycle.isWanted else { return }
         lastError = "\(error)"
-        let previous = status
         tearDown()
         if error.isDeviceGone {
             logger.notice("the input accelerometer is gone", metadata: ["error": "\(error)"])
-            state = .absent
+            lifecycle.enter(.absent)
         } else {
-            state = failed(error)
+            lifecycle.enter(failed(error))
         }
-        report(from: previous)
     }
 
     private func hotplug(action: HotplugAction, sysname: String) {
         switch action {
-        case .remove where sysname == accelerometer?.id && wanted:
+        case .remove where sysname == accelerometer?.id && lifecycle.isWanted:
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
             delegate.accelerometerDiscoveryChanged(at: .display)
         case .add, .change, .bind:
             guard sysname.hasPrefix("event") else { return }
-            if case .stopped = state, accelerometer == nil {
+            if case .stopped = lifecycle.phase, accelerometer == nil {
                 refreshDiscovery()
                 return
             }
-            guard case .absent = state else { return }
+            guard case .absent = lifecycle.phase else { return }
             pendingDiscovery = try? loop.addTimer(at: loop.now + 0.1) { [unowned self] in
                 self.pendingDiscovery = nil
-                if case .absent = self.state { self.attempt() }
+                if case .absent = self.lifecycle.phase { self.attempt() }
             }
         case .remove, .unbind, .other:
             break
         }
     }
 
-    /// Closes the node; the caller then sets the state.
+    /// Stops watching the node; the caller then enters the next phase, which releases it.
     private func tearDown() {
-        if case .capturing(let device) = state { device.stop() }
+        if case .capturing(let device) = lifecycle.phase { device.stop() }
         pendingAction = nil
         pace = .full
-    }
-
-    private func report(from previous: SensorState) {
-        let current = status
-        guard current != previous else { return }
-        delegate.accelerometer(at: .display, changedStatusFrom: previous, to: current)
     }
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CEvdev
+import EvdevSupport
 import EventLoop
 import SystemSupport
 
@@ -19,8 +20,8 @@ import SystemSupport
 import Glibc
 #endif
 
-/// One input device with a tablet-mode switch (`SW_TABLET_MODE`): its non-blocking fd and libevdev handle,
-/// watched by the loop. The fd wakes the loop only when the device sends events.
+/// One input device with a tablet-mode switch (`SW_TABLET_MODE`): its open node (``EvdevNode``, the non-blocking fd
+/// and libevdev handle), watched by the loop. The fd wakes the loop only when the device sends events.
 final class SwitchDevice {
     /// The udev name (`event5`).
     let sysname: String
@@ -31,8 +32,7 @@ final class SwitchDevice {
     /// Whether the switch reads tablet mode, as of the last event read.
     private(set) var isTabletMode: Bool
 
-    private let fd: Int32
-    private let device: OpaquePointer
+    private let node: EvdevNode
     private var source: IOSource?
 
     /// What reading the device's events came to.
@@ -43,7 +43,7 @@ final class SwitchDevice {
         case closed(SwitchError)
     }
 
-    /// Opens `devnode` (`open`, `libevdev_new_from_fd`), and watches it if it has a tablet-mode switch.
+    /// Opens `devnode` (``EvdevNode``), and watches it if it has a tablet-mode switch.
     /// - Parameters:
     ///   - onRead: Runs on the loop after the device's events were read, or after it closed.
     /// - Returns: nil when the device has no `SW_TABLET_MODE` (a lid switch, a keyboard), or is orientd's own
@@ -55,25 +55,21 @@ final class SwitchDevice {
         loop: EventLoop,
         onRead: @escaping (SwitchDevice, ReadOutcome) -> Void
     ) throws(SwitchError) -> SwitchDevice? {
-        let fd = Glibc.open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SwitchError("open", device: devnode, errno: .current) }
-        var handle: OpaquePointer?
-        let result = libevdev_new_from_fd(fd, &handle)
-        guard result >= 0, let handle else {
-            close(fd)
-            throw SwitchError("libevdev_new_from_fd", device: devnode, errno: Errno(result))
+        let node: EvdevNode
+        do {
+            node = try EvdevNode(opening: devnode)
+        } catch {
+            throw SwitchError(error.operation, device: devnode, errno: error.errno)
         }
-        let name = libevdev_get_name(handle).map { String(cString: $0) }
-        guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1,
+        let name = libevdev_get_name(node.handle).map { String(cString: $0) }
+        guard libevdev_has_event_code(node.handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1,
             !VirtualTabletSwitch.isOwnDevice(name: name)
         else {
-            libevdev_free(handle)
-            close(fd)
             return nil
         }
-        let switchDevice = SwitchDevice(sysname: sysname, devnode: devnode, fd: fd, device: handle)
+        let switchDevice = SwitchDevice(sysname: sysname, node: node)
         do {
-            switchDevice.source = try loop.addIO(fd: fd, events: .readable) {
+            switchDevice.source = try loop.addIO(fd: node.descriptor.rawValue, events: .readable) {
                 [unowned switchDevice] events in
                 onRead(switchDevice, switchDevice.readEvents(events))
             }
@@ -83,19 +79,17 @@ final class SwitchDevice {
         return switchDevice
     }
 
-    private init(sysname: String, devnode: String, fd: Int32, device: OpaquePointer) {
+    private init(sysname: String, node: EvdevNode) {
         self.sysname = sysname
-        self.devnode = devnode
-        self.fd = fd
-        self.device = device
-        name = libevdev_get_name(device).map { String(cString: $0) } ?? sysname
-        isTabletMode = libevdev_get_event_value(device, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
+        devnode = node.path
+        self.node = node
+        name = libevdev_get_name(node.handle).map { String(cString: $0) } ?? sysname
+        isTabletMode = libevdev_get_event_value(node.handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
     }
 
     deinit {
+        // The source goes before the node closes the descriptor it watches.
         source = nil
-        libevdev_free(device)
-        close(fd)
     }
 
     /// Reads every pending event (`libevdev_next_event`), so that libevdev's copy of the switch state is current.
@@ -105,7 +99,7 @@ final class SwitchDevice {
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
         while true {
-            let result = retryingInterrupts(.negatedErrno) { libevdev_next_event(device, flags, &event) }
+            let result = retryingInterrupts(.negatedErrno) { libevdev_next_event(node.handle, flags, &event) }
             if result == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
                 continue
             } else if result == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
@@ -120,7 +114,7 @@ final class SwitchDevice {
         if !events.isDisjoint(with: [.hangUp, .error]) {
             return stop(SwitchError("poll", device: devnode, errno: Errno(ENODEV)))
         }
-        isTabletMode = libevdev_get_event_value(device, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
+        isTabletMode = libevdev_get_event_value(node.handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
         return .read
     }
 

@@ -1,0 +1,35 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import SystemSupport
+
+/// A failure to open an evdev node (``EvdevNode``), naming the call, the node and the error number; each owner turns
+/// it into an error of its own.
+public struct EvdevNodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The C function that failed (`open`, `libevdev_new_from_fd`).
+    public var operation: String
+    /// The device node (`/dev/input/event5`).
+    public var path: String
+    /// Why.
+    public var errno: Errno
+
+    init(operation: String, path: String, errno: Errno) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): \(operation): \(errno)"
+    }
+}
