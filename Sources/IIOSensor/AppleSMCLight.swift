@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import OrientationCore
+
 /// One reading of the ambient light sensor of Apple's System Management Controller: the `light` attribute of the
 /// `applesmc` platform device, `(left,right)` (two sensors; the kernel writes `(%d,%d)`), a value of the machine's
 /// own that is not lux.
@@ -31,7 +33,7 @@ public struct AppleSMCLight: Sendable, Hashable {
     /// - Throws: ``AppleSMCLightError`` for any other text (empty, a missing parenthesis or comma, a part that is
     ///   not a whole number, a negative number, something after the closing parenthesis).
     public init(parsing text: String) throws(AppleSMCLightError) {
-        let trimmed = text.trimmingBlanks
+        let trimmed = text.trimmingWhitespace()
         guard trimmed.first == "(" else { throw AppleSMCLightError(text: text, reason: .notParenthesized) }
         guard trimmed.last == ")" else {
             let reason: AppleSMCLightError.Reason = trimmed.contains(")") ? .trailingText : .notParenthesized
@@ -42,7 +44,7 @@ public struct AppleSMCLight: Sendable, Hashable {
         guard parts.count == 2 else { throw AppleSMCLightError(text: text, reason: .notTwoValues(parts.count)) }
         var values: [Int] = []
         for part in parts {
-            let word = String(part).trimmingBlanks
+            let word = part.trimmingWhitespace()
             guard !word.isEmpty, word.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }),
                 let value = Int(word)
             else { throw AppleSMCLightError(text: text, reason: .notANumber(String(part))) }
@@ -56,15 +58,4 @@ public struct AppleSMCLight: Sendable, Hashable {
     /// iio-sensor-proxy's level: the larger of the two readings / 255 × 100 (a `vendor` value), the division in
     /// single precision as iio-sensor-proxy makes it, so that both daemons give the same number.
     public var level: Double { Double(Float(max(left, right)) / Float(Self.fullScale)) * 100 }
-}
-
-extension String {
-    /// The text without the blanks and newlines around it.
-    fileprivate var trimmingBlanks: String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
 }

@@ -239,36 +239,26 @@ public final class PolledSensor {
         guard let udev = try? Udev() else { return nil }
         let devices = udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath })
         for device in devices {
+            let sysfs = SysfsAttributes(path: device.syspath)
             let exists = { (name: String) in access(device.syspath + "/" + name, F_OK) == 0 }
-            let attribute = { (name: String) in
-                (try? FileDescriptor.contents(ofFile: device.syspath + "/" + name, maximumSize: 4096))
-                    .map { String(decoding: $0, as: UTF8.self) }
-            }
             guard
                 var channel = PolledChannel.find(
                     kind,
                     exists: exists,
-                    attribute: attribute,
+                    attribute: sysfs.read,
                     property: {
                         device.properties[$0]
                     }
                 )
             else { continue }
-            if kind == .light, let name = attribute("name").map({ $0.trimmingWhitespace() }),
-                LightBuffer.drivers.contains(name)
-            {
-                let triggers = Set(
-                    devices.compactMap { other in
-                        (try? FileDescriptor.contents(ofFile: other.syspath + "/name", maximumSize: 4096))
-                            .map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
-                    }
-                )
+            if kind == .light, let name = sysfs.read("name"), LightBuffer.drivers.contains(name) {
+                let triggers = Set(devices.compactMap { SysfsAttributes(path: $0.syspath).read("name") })
                 channel.buffer = LightBuffer.find(
                     deviceName: name,
                     sysname: device.sysname,
                     devnode: device.devnode,
                     exists: exists,
-                    attribute: attribute,
+                    attribute: sysfs.read,
                     triggers: triggers
                 )
             }
