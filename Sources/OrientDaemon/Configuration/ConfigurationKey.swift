@@ -216,8 +216,7 @@ struct ConfigurationKey: Sendable {
             defaultValue: "orientd",
             allowed: "a group name (letters, digits, '_', '-', '.', not starting with '-'); empty: no group rule",
             check: { value in
-                let valid = value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
-                return valid && !value.hasPrefix("-") ? nil : "not a group name"
+                value.isEmpty || isAccountName(value) ? nil : "not a group name"
             },
             apply: { value, settings in settings.controlGroup = value.isEmpty ? nil : value }
         ),
@@ -254,11 +253,8 @@ struct ConfigurationKey: Sendable {
             allowed:
                 "user names separated by spaces (letters, digits, '_', '-', '.', not starting with '-'); empty: none",
             check: { value in
-                for name in value.split(whereSeparator: \.isWhitespace) {
-                    let valid = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
-                    if !valid || name.hasPrefix("-") { return "'\(name)' is not a user name" }
-                }
-                return nil
+                value.split(whereSeparator: \.isWhitespace).first { !isAccountName($0) }
+                    .map { "'\($0)' is not a user name" }
             },
             apply: { value, settings in
                 settings.claimUsers = value.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -331,6 +327,13 @@ struct ConfigurationKey: Sendable {
             check: { choices.contains($0) ? nil : "not one of the choices" },
             apply: apply
         )
+    }
+
+    /// Whether `name` is a user or group name as `Group=` and `ClaimUsers=` take one: ASCII letters, digits, `_`,
+    /// `-` and `.`, not starting with `-`, not empty.
+    private static func isAccountName(_ name: some StringProtocol) -> Bool {
+        !name.isEmpty && !name.hasPrefix("-")
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
     }
 
     /// Digits with an optional minus sign: no `+`, no spaces, no hex.

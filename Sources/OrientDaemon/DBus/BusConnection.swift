@@ -76,14 +76,13 @@ final class BusConnection {
 
     /// Sends `org.freedesktop.DBus.Properties.PropertiesChanged` with the new values of `properties` to one
     /// connection only (a unicast signal: its destination set), as iio-sensor-proxy sends readings to the clients
-    /// that claim the sensor. `append` appends a property's value (of the property's D-Bus signature) to the message.
+    /// that claim the sensor.
     /// - Throws: ``BusError`` naming the call.
     func sendPropertiesChanged(
         path: String,
         interface: String,
-        properties: [(name: String, signature: String)],
-        to destination: String,
-        append: (String, OpaquePointer) -> Int32
+        properties: [(name: String, value: PropertyValue)],
+        to destination: String
     ) throws(BusError) {
         var created: OpaquePointer?
         try BusError.check(
@@ -94,13 +93,17 @@ final class BusConnection {
         defer { sd_bus_message_unref(message) }
         let what = properties.map(\.name).joined(separator: ", ")
         try BusError.check(sd_bus_message_set_destination(message, destination), "sd_bus_message_set_destination")
-        try BusError.check(Self.append(string: interface, to: message), "sd_bus_message_append_basic", interface)
+        try BusError.check(
+            PropertyValue.string(interface).append(to: message),
+            "sd_bus_message_append_basic",
+            interface
+        )
         try BusError.check(Self.open(message, "a", "{sv}"), "sd_bus_message_open_container", what)
         for property in properties {
             try BusError.check(Self.open(message, "e", "sv"), "sd_bus_message_open_container", property.name)
-            try BusError.check(Self.append(string: property.name, to: message), "sd_bus_message_append_basic")
-            try BusError.check(Self.open(message, "v", property.signature), "sd_bus_message_open_container")
-            try BusError.check(append(property.name, message), "append", property.name)
+            try BusError.check(PropertyValue.string(property.name).append(to: message), "sd_bus_message_append_basic")
+            try BusError.check(Self.open(message, "v", property.value.signature), "sd_bus_message_open_container")
+            try BusError.check(property.value.append(to: message), "sd_bus_message_append_basic", property.name)
             try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
             try BusError.check(sd_bus_message_close_container(message), "sd_bus_message_close_container")
         }
@@ -114,8 +117,38 @@ final class BusConnection {
     private static func open(_ message: OpaquePointer, _ type: Unicode.Scalar, _ contents: String) -> Int32 {
         sd_bus_message_open_container(message, CChar(UInt8(ascii: type)), contents)
     }
+}
 
-    private static func append(string: String, to message: OpaquePointer) -> Int32 {
-        string.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+extension BusConnection {
+    /// A property's value of one of the basic D-Bus types the properties use: its type and how it is appended to a
+    /// message come from the one case, for a getter's reply and a `PropertiesChanged` alike.
+    enum PropertyValue: Sendable, Equatable {
+        case boolean(Bool)
+        case string(String)
+        case double(Double)
+
+        /// Its D-Bus signature: `b`, `s` or `d`.
+        var signature: String {
+            switch self {
+            case .boolean: "b"
+            case .string: "s"
+            case .double: "d"
+            }
+        }
+
+        /// Appends it to `message` (`sd_bus_message_append_basic`).
+        /// - Returns: sd-bus's result, a negative errno on failure.
+        func append(to message: OpaquePointer) -> Int32 {
+            switch self {
+            case .boolean(let boolean):
+                var value: Int32 = boolean ? 1 : 0
+                return sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &value)
+            case .string(let string):
+                return string.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+            case .double(let double):
+                var value = double
+                return sd_bus_message_append_basic(message, CChar(UInt8(ascii: "d")), &value)
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ import IIOSensor
 
 /// A sensor of iio-sensor-proxy's API that a bus client claims (`ClaimAccelerometer`, `ClaimLight`,
 /// `ClaimProximity`, `ClaimCompass`).
-enum ProxySensor: String, Sendable, Hashable, CaseIterable, Comparable {
+enum ProxySensor: String, Sendable, Hashable, CaseIterable {
     case accelerometer
     case light
     case proximity
@@ -31,7 +31,7 @@ enum ProxySensor: String, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
-    /// The sensor and whether it is a claim (true) or a release, for a method of the API; nil for another name.
+    /// The sensor that a method of the API claims or releases (`ClaimLight`, `ReleaseLight`); nil for another name.
     init?(method: String) {
         let name = method.hasPrefix("Claim") ? method.dropFirst(5) : method.dropFirst(7)
         guard method.hasPrefix("Claim") || method.hasPrefix("Release"),
@@ -51,10 +51,5 @@ enum ProxySensor: String, Sendable, Hashable, CaseIterable, Comparable {
         case "CompassHeading": self = .compass
         default: return nil
         }
-    }
-
-    /// In the order of the API.
-    static func < (lhs: ProxySensor, rhs: ProxySensor) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

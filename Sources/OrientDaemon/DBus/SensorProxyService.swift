@@ -165,17 +165,19 @@ final class SensorProxyService {
             logger.warning("PropertiesChanged not sent", metadata: ["error": "\(error)"])
         }
         for sensor in ProxySensor.allCases {
-            let readings = names.filter { ProxySensor(readingProperty: $0) == sensor }
+            guard let claimants = claims[sensor], !claimants.isEmpty else { continue }
+            let readings = names.compactMap { name in
+                ProxySensor(readingProperty: name) == sensor ? value(of: name).map { (name: name, value: $0) } : nil
+            }
             guard !readings.isEmpty else { continue }
-            let properties = readings.map { (name: $0, signature: Self.signature(of: $0)) }
-            for claimant in (claims[sensor] ?? [:]).keys.sorted() {
+            for claimant in claimants.keys.sorted() {
                 do {
                     try connection.sendPropertiesChanged(
                         path: path,
                         interface: interface,
-                        properties: properties,
+                        properties: readings,
                         to: claimant
-                    ) { name, message in self.append(name, to: message) }
+                    )
                 } catch {
                     logger.warning(
                         "PropertiesChanged not sent",
@@ -183,15 +185,6 @@ final class SensorProxyService {
                     )
                 }
             }
-        }
-    }
-
-    /// The D-Bus signature of a property's value.
-    private static func signature(of property: String) -> String {
-        switch property {
-        case "AccelerometerOrientation", "AccelerometerTilt", "LightLevelUnit": "s"
-        case "LightLevel", "CompassHeading": "d"
-        default: "b"
         }
     }
 
@@ -259,7 +252,7 @@ final class SensorProxyService {
     private static let getProperty: sd_bus_property_get_t = { _, _, _, property, reply, userdata, _ in
         guard let property, let reply, let userdata else { return -EINVAL }
         let service = Unmanaged<SensorProxyService>.fromOpaque(userdata).takeUnretainedValue()
-        return service.append(String(cString: property), to: reply)
+        return service.value(of: String(cString: property))?.append(to: reply) ?? -ENOENT
     }
 
     /// The method handler of both vtables (`sd_bus_message_handler_t`).
@@ -277,34 +270,21 @@ final class SensorProxyService {
         return 0
     }
 
-    private func append(_ property: String, to reply: OpaquePointer) -> Int32 {
+    /// The value of `property`, with its D-Bus type; nil for a name neither object has.
+    private func value(of property: String) -> BusConnection.PropertyValue? {
         switch property {
-        case "HasAccelerometer": Self.append(boolean: properties.hasAccelerometer, to: reply)
-        case "AccelerometerOrientation": Self.append(string: properties.orientation, to: reply)
-        case "AccelerometerTilt": Self.append(string: properties.tilt, to: reply)
-        case "HasAmbientLight": Self.append(boolean: properties.hasAmbientLight, to: reply)
-        case "LightLevelUnit": Self.append(string: properties.lightLevelUnit, to: reply)
-        case "LightLevel": Self.append(double: properties.lightLevel, to: reply)
-        case "HasProximity": Self.append(boolean: properties.hasProximity, to: reply)
-        case "ProximityNear": Self.append(boolean: properties.proximityNear, to: reply)
-        case "HasCompass": Self.append(boolean: properties.hasCompass, to: reply)
-        case "CompassHeading": Self.append(double: properties.compassHeading, to: reply)
-        default: -ENOENT
+        case "HasAccelerometer": .boolean(properties.hasAccelerometer)
+        case "AccelerometerOrientation": .string(properties.orientation)
+        case "AccelerometerTilt": .string(properties.tilt)
+        case "HasAmbientLight": .boolean(properties.hasAmbientLight)
+        case "LightLevelUnit": .string(properties.lightLevelUnit)
+        case "LightLevel": .double(properties.lightLevel)
+        case "HasProximity": .boolean(properties.hasProximity)
+        case "ProximityNear": .boolean(properties.proximityNear)
+        case "HasCompass": .boolean(properties.hasCompass)
+        case "CompassHeading": .double(properties.compassHeading)
+        default: nil
         }
-    }
-
-    private static func append(boolean: Bool, to reply: OpaquePointer) -> Int32 {
-        var value: Int32 = boolean ? 1 : 0
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &value)
-    }
-
-    private static func append(string: String, to reply: OpaquePointer) -> Int32 {
-        string.withCString { sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "s")), $0) }
-    }
-
-    private static func append(double: Double, to reply: OpaquePointer) -> Int32 {
-        var value = double
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &value)
     }
 
     // MARK: Claims
