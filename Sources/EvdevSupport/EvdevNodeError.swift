@@ -29,6 +29,13 @@ public struct EvdevNodeError: Error, Sendable, Hashable, CustomStringConvertible
         self.errno = errno
     }
 
+    /// What to do about it, for the owner's own error: how to get the rights when the node was refused for lack of
+    /// them (`EACCES`, `EPERM`), else nil.
+    public var advice: String? {
+        errno.isPermissionDenied
+            ? "input devices are readable by root and the input group: run orientd as root, as its unit does" : nil
+    }
+
     public var description: String {
         "\(path): \(operation): \(errno)"
     }

@@ -60,7 +60,7 @@ final class InputAccelerometerDevice {
         do {
             node = try EvdevNode(opening: devnode)
         } catch {
-            throw SensorError.call(error.operation, device: devnode, errno: error.errno)
+            throw SensorError.call(error.operation, device: devnode, errno: error.errno, detail: error.advice)
         }
         let handle = node.handle
         // The events' times on the loop's clock; when the kernel refuses, the loop's time of their reading is used.

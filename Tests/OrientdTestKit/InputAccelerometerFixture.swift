@@ -18,7 +18,7 @@ import Foundation
 /// `INPUT_PROP_ACCELEROMETER`, whose evdev node udev marks `ID_INPUT_ACCELEROMETER=1`, optionally with hwdb's
 /// `ACCEL_MOUNT_MATRIX`; rendered as umockdev description text plus the ioctl record libevdev reads it through.
 ///
-/// The evdev node is a PTY, as in ``TabletSwitchFixture``: the test writes `struct input_event`s to its master and
+/// The evdev node is a PTY (``EmulatedEvdevNode``): the test writes `struct input_event`s to its master and
 /// the daemon reads them as the kernel's events. Nothing is written to it before the daemon opens the node, so the
 /// PTY's buffer never holds events from before an open.
 package struct InputAccelerometerFixture {
@@ -85,43 +85,27 @@ package struct InputAccelerometerFixture {
     /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_ABS; ABS_X, ABS_Y, ABS_Z), the
     /// property `INPUT_PROP_ACCELEROMETER`, no keys, LEDs or switches held, and each axis's `input_absinfo`.
     package var ioctlRecord: String {
-        let nameBytes = Array(name.utf8) + [0]
-        let axes = [initial.x, initial.y, initial.z]
-        var lines = [
-            "EVIOCGVERSION 0 01000100",
-            "EVIOCGID 0 1900000000000000",
-            "EVIOCGNAME(0) \(nameBytes.count) \(Self.hex(nameBytes, size: 255))",
-            "EVIOCGBIT(0) 8 \(Self.hex([0x09], size: 8))",
-            "EVIOCGBIT(1) 96 \(Self.hex([], size: 96))",
-            "EVIOCGBIT(2) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(3) 8 \(Self.hex([0x07], size: 8))",
-            "EVIOCGBIT(4) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(5) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(17) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(18) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(21) 16 \(Self.hex([], size: 16))",
-            "EVIOCGPROP(0) 8 \(Self.hex([0x40], size: 8))",
-            "EVIOCGKEY(0) 96 \(Self.hex([], size: 96))",
-            "EVIOCGLED(0) 8 \(Self.hex([], size: 8))",
-            "EVIOCGSW(0) 8 \(Self.hex([], size: 8))",
-        ]
-        for (code, value) in axes.enumerated() {
-            // struct input_absinfo: value, minimum, maximum, fuzz, flat, resolution (s32 each, little-endian).
-            let fields: [Int32] = [value, -range, range, 18, 18, resolution]
-            let bytes = fields.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
-            lines.append("EVIOCGABS(\(code)) 0 \(Self.hex(bytes, size: 24))")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        // struct input_absinfo of each axis: value, minimum, maximum, fuzz, flat, resolution.
+        let absInfo = [initial.x, initial.y, initial.z].map { [$0, -range, range, 18, 18, resolution] }
+        return EmulatedEvdevNode.ioctlRecord(
+            name: name,
+            eventTypes: 0x09,
+            axes: 0x07,
+            properties: 0x40,
+            absInfo: absInfo
+        )
     }
 
     /// Adds the accelerometer to `testbed` with its ioctl record; `announce` sends the `add` uevents of hotplug after
     /// the record is in place.
     package func add(to testbed: Testbed, announce: Bool = false) throws {
-        let syspaths = try testbed.add(description)
-        try testbed.loadIoctl(deviceNode, record: ioctlRecord)
-        if announce {
-            for syspath in syspaths { try testbed.uevent(syspath, action: "add") }
-        }
+        try EmulatedEvdevNode.add(
+            description,
+            deviceNode: deviceNode,
+            ioctlRecord: ioctlRecord,
+            to: testbed,
+            announce: announce
+        )
     }
 
     /// The raw reading (milli-g, before the mount matrix) for a corrected one (1 g = 1000), when the matrix is a
@@ -139,7 +123,7 @@ package struct InputAccelerometerFixture {
 
     /// One report of the three axes as the kernel sends it: `EV_ABS` `ABS_X`, `ABS_Y`, `ABS_Z`, then `SYN_REPORT`.
     package static func report(_ raw: AxisValues<Int64>) -> [UInt8] {
-        let event = TabletSwitchFixture.inputEvent
+        let event = EmulatedEvdevNode.inputEvent
         return event(0x03, 0x00, Int32(raw.x)) + event(0x03, 0x01, Int32(raw.y)) + event(0x03, 0x02, Int32(raw.z))
             + event(0, 0, 0)
     }
@@ -158,13 +142,5 @@ package struct InputAccelerometerFixture {
             )
             try await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    /// Upper-case hex of `bytes` padded with zeros to `size` bytes, as ioctl records write buffers.
-    private static func hex(_ bytes: [UInt8], size: Int) -> String {
-        (bytes + [UInt8](repeating: 0, count: size - bytes.count)).map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
     }
 }

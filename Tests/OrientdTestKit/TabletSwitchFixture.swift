@@ -15,9 +15,8 @@
 /// or the ACPI tablet-mode device show it), rendered as umockdev description text plus the ioctl record libevdev
 /// reads it through.
 ///
-/// The evdev node is a PTY: the test writes `struct input_event`s to its master and the daemon reads them as the
-/// kernel's events. The ioctl record answers every request `libevdev_new_from_fd` makes (libevdev 1.13, 64-bit),
-/// each with the exact size libevdev asks for: umockdev matches request codes, sizes included.
+/// The evdev node is a PTY (``EmulatedEvdevNode``): the test writes `struct input_event`s to its master and the daemon
+/// reads them as the kernel's events.
 package struct TabletSwitchFixture {
     /// The input device's number (`input7`).
     package var inputNumber = 7
@@ -88,43 +87,31 @@ package struct TabletSwitchFixture {
     /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_SW; ``switchBits`` among the
     /// switches; nothing else), no properties, no keys or LEDs held, and the switch state.
     package var ioctlRecord: String {
-        let nameBytes = Array(name.utf8) + [0]
-        let lines = [
-            "EVIOCGVERSION 0 01000100",
-            "EVIOCGID 0 1900000000000000",
-            "EVIOCGNAME(0) \(nameBytes.count) \(Self.hex(nameBytes, size: 255))",
-            "EVIOCGBIT(0) 8 \(Self.hex([0x21], size: 8))",
-            "EVIOCGBIT(1) 96 \(Self.hex([], size: 96))",
-            "EVIOCGBIT(2) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(3) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(4) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(5) 8 \(Self.hex([switchBits], size: 8))",
-            "EVIOCGBIT(17) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(18) 8 \(Self.hex([], size: 8))",
-            "EVIOCGBIT(21) 16 \(Self.hex([], size: 16))",
-            "EVIOCGPROP(0) 8 \(Self.hex([], size: 8))",
-            "EVIOCGKEY(0) 96 \(Self.hex([], size: 96))",
-            "EVIOCGLED(0) 8 \(Self.hex([], size: 8))",
-            "EVIOCGSW(0) 8 \(Self.hex([initiallyTablet ? 0x02 : 0], size: 8))",
-        ]
-        return lines.joined(separator: "\n") + "\n"
+        EmulatedEvdevNode.ioctlRecord(
+            name: name,
+            eventTypes: 0x21,
+            switches: switchBits,
+            switchState: initiallyTablet ? 0x02 : 0
+        )
     }
 
     /// Adds the switch to `testbed` with its ioctl record; `announce` sends the `add` uevents of hotplug after the
     /// record is in place, so that the daemon can open the node as soon as it hears of it.
     package func add(to testbed: Testbed, announce: Bool = false) throws {
-        let syspaths = try testbed.add(description)
-        try testbed.loadIoctl(deviceNode, record: ioctlRecord)
-        if announce {
-            for syspath in syspaths { try testbed.uevent(syspath, action: "add") }
-        }
+        try EmulatedEvdevNode.add(
+            description,
+            deviceNode: deviceNode,
+            ioctlRecord: ioctlRecord,
+            to: testbed,
+            announce: announce
+        )
     }
 
     /// Flips the switch: an `EV_SW SW_TABLET_MODE` event and its `SYN_REPORT`, as the kernel sends them.
     package func set(tablet: Bool, on testbed: Testbed) throws {
         try testbed.write(
-            Self.inputEvent(type: 0x05, code: 0x01, value: tablet ? 1 : 0)
-                + Self.inputEvent(type: 0, code: 0, value: 0),
+            EmulatedEvdevNode.inputEvent(type: 0x05, code: 0x01, value: tablet ? 1 : 0)
+                + EmulatedEvdevNode.inputEvent(type: 0, code: 0, value: 0),
             to: deviceNode
         )
     }
@@ -132,20 +119,6 @@ package struct TabletSwitchFixture {
     /// Sends `SYN_DROPPED`, as the kernel does when a reader's buffer overflowed: events were lost, and the reader
     /// must ask the kernel for the state (EVIOCGSW, answered from the ioctl record).
     package func dropEvents(on testbed: Testbed) throws {
-        try testbed.write(Self.inputEvent(type: 0, code: 3, value: 0), to: deviceNode)
-    }
-
-    /// One `struct input_event` of a 64-bit machine: a zero timeval (two longs), type, code, value (little-endian).
-    package static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
-        [UInt8](repeating: 0, count: 16) + withUnsafeBytes(of: type.littleEndian, Array.init)
-            + withUnsafeBytes(of: code.littleEndian, Array.init) + withUnsafeBytes(of: value.littleEndian, Array.init)
-    }
-
-    /// Upper-case hex of `bytes` padded with zeros to `size` bytes, as ioctl records write buffers.
-    private static func hex(_ bytes: [UInt8], size: Int) -> String {
-        (bytes + [UInt8](repeating: 0, count: size - bytes.count)).map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        try testbed.write(EmulatedEvdevNode.inputEvent(type: 0, code: 3, value: 0), to: deviceNode)
     }
 }

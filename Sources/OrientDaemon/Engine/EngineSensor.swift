@@ -47,11 +47,6 @@ package protocol EngineSensor: AnyObject {
 
 extension AccelerometerSensor: EngineSensor {}
 
-extension InputAccelerometerSensor: EngineSensor {
-    /// Never: an input accelerometer is read through its events only.
-    package var fellBack: Bool { false }
-}
-
 /// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
 package protocol SensorFactory {
     /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), reporting to
