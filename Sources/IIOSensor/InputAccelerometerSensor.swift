@@ -194,9 +194,10 @@ public final class InputAccelerometerSensor {
     }
 
     /// A reading of the device (the hot path): counted, and handed to the delegate when usable (or when readings of
-    /// any quality are wanted).
+    /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
     func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
+        if quality == .usable { lifecycle.resetFailures() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
         delegate.accelerometer(at: .display, captured: sample)
     }
