@@ -32,9 +32,12 @@ public struct EvdevNodeError: Error, Sendable, Hashable, CustomStringConvertible
     /// What to do about it, for the owner's own error: how to get the rights when the node was refused for lack of
     /// them (`EACCES`, `EPERM`), else nil.
     public var advice: String? {
-        errno.isPermissionDenied
-            ? "input devices are readable by root and the input group: run orientd as root, as its unit does" : nil
+        errno.isPermissionDenied ? Self.permissionAdvice : nil
     }
+
+    /// How to get the rights to read an input device's node, for any error of one refused for lack of them.
+    public static let permissionAdvice =
+        "input devices are readable by root and the input group: run orientd as root, as its unit does"
 
     public var description: String {
         "\(path): \(operation): \(errno)"

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import EvdevSupport
 public import SystemSupport
 
 /// A failure to read an input device's switches, naming the call, the device and the error number.
@@ -36,7 +37,7 @@ public struct SwitchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "\(device): \(operation): \(errno)"
         if errno.isPermissionDenied {
-            text += " (input devices are readable by root and the input group: run orientd as root, as its unit does)"
+            text += " (\(EvdevNodeError.permissionAdvice))"
         }
         return text
     }
