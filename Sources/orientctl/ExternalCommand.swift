@@ -138,13 +138,23 @@ struct ExternalCommand: Sendable {
         var errorPipe: [Int32] = [-1, -1]
         var redirections: [(descriptor: Int32, to: ProgramSpawn.Redirection)] = []
         if capturesOutput {
-            guard pipe(&outputPipe) == 0, pipe(&errorPipe) == 0 else {
-                outcome.spawnError = errno
-                for descriptor in outputPipe + errorPipe where descriptor >= 0 { close(descriptor) }
+            // Only the child's standard output and error may hold the pipes, or their ends never come: they are
+            // close-on-exec from the start, so that no program another thread starts meanwhile inherits them.
+            do throws(Errno) {
+                let output = try FileDescriptor.makePipe()
+                do throws(Errno) {
+                    let error = try FileDescriptor.makePipe()
+                    outputPipe = [output.read.rawValue, output.write.rawValue]
+                    errorPipe = [error.read.rawValue, error.write.rawValue]
+                } catch {
+                    output.read.close()
+                    output.write.close()
+                    throw error
+                }
+            } catch {
+                outcome.spawnError = error.rawValue
                 return outcome
             }
-            // Only the child's standard output and error may hold the pipes, or their ends never come.
-            for descriptor in outputPipe + errorPipe { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             redirections = [
                 (0, .open(path: "/dev/null", flags: O_RDONLY)), (1, .duplicate(outputPipe[1])),
                 (2, .duplicate(errorPipe[1])),

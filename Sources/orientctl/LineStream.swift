@@ -61,10 +61,14 @@ enum LineStream {
     /// consumer stops listening. Its standard error goes to orientctl's own.
     /// - Throws: the failure to start it, as the text to report.
     static func lines(ofProgram arguments: [String]) throws(QueryFailure) -> AsyncStream<String> {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw QueryFailure(message: "pipe: \(Errno.current)") }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        // Close-on-exec from the start: a program another thread starts meanwhile must not hold the write end.
+        let pipe: (read: FileDescriptor, write: FileDescriptor)
+        do throws(Errno) {
+            pipe = try FileDescriptor.makePipe()
+        } catch {
+            throw QueryFailure(message: "pipe: \(error)")
+        }
+        let ends = [pipe.read.rawValue, pipe.write.rawValue]
         let spawned = ProgramSpawn.spawn(
             arguments,
             redirections: [(0, .open(path: "/dev/null", flags: O_RDONLY)), (1, .duplicate(ends[1]))]

@@ -234,7 +234,12 @@ struct FollowAppsTests {
                 in: directory,
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
-            let lines = try await FollowTests().drive(process, through: Array(FollowTests.tour.prefix(2)), on: peer)
+            let lines = try await FollowTests().drive(
+                process,
+                through: Array(FollowTests.tour.prefix(2)),
+                on: peer,
+                until: "the [Apps] rules of follow.conf do not apply"
+            )
             #expect(lines.count == 2)
             #expect(
                 process.errorOutput.components(
@@ -258,7 +263,12 @@ struct FollowAppsTests {
                 in: directory,
                 environment: FollowTests.environment(in: directory, ["PATH": standIns.path])
             )
-            let lines = try await FollowTests().drive(process, through: Array(FollowTests.tour.prefix(3)), on: peer)
+            let lines = try await FollowTests().drive(
+                process,
+                through: Array(FollowTests.tour.prefix(3)),
+                on: peer,
+                until: "sway's event stream ended"
+            )
             #expect(lines.count == 3)
             let said = process.errorOutput.components(separatedBy: "orientctl: the [Apps] rules stop applying: ")
             #expect(said.count == 2, "\(process.errorOutput)")

@@ -314,12 +314,14 @@ struct FollowTests {
     }
 
     /// Answers follow's begin with the first state of `tour`, sends the others as interface events, and
-    /// returns the first `lines` lines it prints (one per change by default); stops it with SIGTERM.
+    /// returns the first `lines` lines it prints (one per change by default); stops it with SIGTERM, after its
+    /// standard error has said `said` when that is given.
     func drive(
         _ process: OrientctlProcess,
         through tour: [(DeviceOrientation, InterfaceOrientation)],
         on peer: ScriptedPeer,
-        lines count: Int? = nil
+        lines count: Int? = nil,
+        until said: String? = nil
     ) async throws -> [String] {
         let connection = try await peer.accept()
         #expect(try await connection.readLine() == #"{"id": 1, "method": "begin"}"#)
@@ -332,6 +334,8 @@ struct FollowTests {
             }
         }
         let lines = try await process.waitForOutputLines(count ?? tour.count)
+        // What follow says on standard error comes from tasks of its own, in no fixed order with the lines.
+        if let said { try await waitUntil { process.errorOutput.contains(said) } }
         process.signal(SIGTERM)
         #expect(try await process.wait() == 0, "\(process.errorOutput)")
         return lines

@@ -116,7 +116,13 @@ final class OrientctlProcess {
         while true {
             let lines = output.split(separator: "\n").map(String.init)
             if lines.count >= count { return lines }
-            guard ContinuousClock.now < deadline else { throw PeerError("only \(lines) after \(timeout)") }
+            guard ContinuousClock.now < deadline else {
+                // What orientctl said, and where each of its threads waits (gdb, where it is installed).
+                let stacks = ProgramRun.run(["gdb", "-p", String(pid), "-batch", "-ex", "thread apply all bt"]).output
+                throw PeerError(
+                    "only \(lines) after \(timeout); standard error: \(errorOutput)\nthreads of orientctl:\n\(stacks)"
+                )
+            }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

@@ -31,6 +31,22 @@ import Testing
         #expect(received.wait() == bytes)
     }
 
+    /// Both ends of a new pipe are close-on-exec from the start (no program started meanwhile inherits them), and
+    /// what goes in at one end comes out at the other.
+    @Test func aNewPipeIsCloseOnExecAtBothEnds() throws {
+        let pipe = try FileDescriptor.makePipe()
+        defer {
+            pipe.read.close()
+            pipe.write.close()
+        }
+        #expect(fcntl(pipe.read.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(pipe.write.rawValue, F_GETFD) & FD_CLOEXEC != 0)
+        try pipe.write.writeAll("through")
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = try pipe.read.read(into: &bytes)
+        #expect(Array(bytes.prefix(count)) == Array("through".utf8))
+    }
+
     @Test func writeAllReportsTheErrorOfTheCall() {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
