@@ -88,7 +88,8 @@ import Testing
     }
 
     @Test func aStateWithoutSuggestionDecodesAsNone() throws {
-        let line = #"{"id":1,"result":{"device":"portrait","interface":"portrait","rotation":90,"allowed":["portrait"],"lock":null,"sensor":"active","generating":true,"seq":3}}"#
+        let line =
+            #"{"id":1,"result":{"device":"portrait","interface":"portrait","rotation":90,"allowed":["portrait"],"lock":null,"sensor":"active","generating":true,"seq":3}}"#
         guard case .result(_, let body) = try ServerMessage.decode(Array(line.utf8)) else {
             Issue.record("not a result")
             return
