@@ -58,9 +58,12 @@ enum LineStream {
     }
 
     /// The lines a program prints on its standard output while it runs; the program ends (SIGTERM) when the
-    /// consumer stops listening. Its standard error goes to orientctl's own.
+    /// consumer stops listening. Its standard error goes to orientctl's own, or nowhere with `discardingErrors`.
     /// - Throws: the failure to start it, as the text to report.
-    static func lines(ofProgram arguments: [String]) throws(QueryFailure) -> AsyncStream<String> {
+    static func lines(
+        ofProgram arguments: [String],
+        discardingErrors: Bool = false
+    ) throws(QueryFailure) -> AsyncStream<String> {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw QueryFailure(message: "pipe: \(Errno.current)") }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
@@ -68,6 +71,7 @@ enum LineStream {
         let spawned = ProgramSpawn.spawn(
             arguments,
             redirections: [(0, .open(path: "/dev/null", flags: O_RDONLY)), (1, .duplicate(ends[1]))]
+                + (discardingErrors ? [(2, .open(path: "/dev/null", flags: O_WRONLY))] : [])
         )
         close(ends[1])
         let child: pid_t
