@@ -378,6 +378,8 @@ struct Follow: AsyncParsableCommand {
         displays.cancel()
         focus.cancel()
         notifications?.cancel()
+        // The monitor's busctl is ended and reaped by then.
+        await notifications?.value
         sink.finish()
         await client.close()
     }

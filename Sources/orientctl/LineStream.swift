@@ -86,14 +86,25 @@ enum LineStream {
             )
             throw QueryFailure(message: outcome.failureText)
         }
-        // Reaped once, under the lock, so that a stop after the end never signals a pid the system reused.
+        // Reaped once, under the lock, so that a stop after the end never signals a pid the system reused. A stop
+        // reaps the program itself, so that it is gone even when orientctl exits at once (the reading thread may
+        // not see the end before the process does, and an orphan nobody reaps stays behind).
         let reaped = ReapedFlag()
         let program = child
         return lines(
             of: ends[0],
-            stop: { reaped.state.withLock { if !$0 { _ = kill(program, SIGTERM) } } },
+            stop: {
+                reaped.state.withLock { done in
+                    guard !done else { return }
+                    _ = kill(program, SIGTERM)
+                    var status: Int32 = 0
+                    _ = retryingInterrupts { waitpid(program, &status, 0) }
+                    done = true
+                }
+            },
             ended: {
                 reaped.state.withLock { done in
+                    guard !done else { return }
                     var status: Int32 = 0
                     _ = retryingInterrupts { waitpid(program, &status, 0) }
                     done = true

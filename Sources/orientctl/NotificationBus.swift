@@ -143,10 +143,11 @@ struct NotificationBus: Sendable {
         ]
     }
 
-    /// The server's signals from now on, and ``Signal/ready`` once, when the monitor listens. Ends when the
-    /// monitor does (the session bus went).
+    /// Calls `signal` with each of the server's signals from now on, ``Signal/ready`` first (once the monitor
+    /// listens), then nil if the monitor ends by itself (the session bus went). Cancel the task to stop: the
+    /// monitor is ended and reaped by the time the task is over.
     /// - Throws: when `busctl` cannot start.
-    func signals() throws(QueryFailure) -> AsyncStream<Signal> {
+    func watch(_ signal: @escaping @Sendable (Signal?) -> Void) throws(QueryFailure) -> Task<Void, Never> {
         // Its standard error says only "Monitoring bus message stream."; a bus that cannot be reached ends it.
         let lines = try LineStream.lines(ofProgram: Self.monitorArguments, discardingErrors: true)
         // The monitor may not listen yet: say Ready until it hears it (each time a fresh busctl, a few ms).
@@ -158,26 +159,21 @@ struct NotificationBus: Sendable {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
-        let (stream, sink) = AsyncStream.makeStream(of: Signal.self)
-        let reader = Task {
+        return Task {
             var greeted = false
+            // Read here, in the task itself: cancelling it ends the stream, which ends and reaps busctl at once.
             for await line in lines {
-                guard let signal = Self.signal(fromMonitorLine: line) else { continue }
-                if signal == .ready {
+                guard let received = Self.signal(fromMonitorLine: line) else { continue }
+                if received == .ready {
                     greeter.cancel()
                     if greeted { continue }
                     greeted = true
                 }
-                sink.yield(signal)
+                signal(received)
             }
             greeter.cancel()
-            sink.finish()
+            if !Task.isCancelled { signal(nil) }
         }
-        sink.onTermination = { _ in
-            reader.cancel()
-            greeter.cancel()
-        }
-        return stream
     }
 
     /// The server's name (`GetServerInformation`) and capabilities (`GetCapabilities`).

@@ -103,12 +103,15 @@ struct Suggest: AsyncParsableCommand {
             }
         } catch {
             notifications.cancel()
+            await notifications.value
             events.cancel()
             reconnections.cancel()
             await client.close()
             throw error
         }
         notifications.cancel()
+        // The monitor's busctl is ended and reaped by then.
+        await notifications.value
         events.cancel()
         reconnections.cancel()
         sink.finish()
@@ -147,18 +150,13 @@ struct SuggestionDriver {
     ) throws(CommandFailure)
         -> Task<Void, Never>
     {
-        let stream: AsyncStream<NotificationBus.Signal>
         do {
-            stream = try NotificationBus().signals()
+            return try NotificationBus().watch(signal)
         } catch {
             throw CommandFailure(
                 status: CommandFailure.unreachableStatus,
                 message: "cannot watch the notification server on the session bus: \(error.message)"
             )
-        }
-        return Task {
-            for await received in stream { signal(received) }
-            if !Task.isCancelled { signal(nil) }
         }
     }
 

@@ -108,6 +108,76 @@ extension EmulatedDeviceTests {
             #expect(await follow.wait() == .exited(0), "\(follow.report)")
         }
 
+        /// `orientctl suggest` alone, with a notification server without actions (mako's `actions=0`): it says so
+        /// once, shows the notification without a button, withdraws it, and shows no dismissed one again.
+        @Test func suggestWithAServerWithoutActionsTellsOnceAndStillShows() async throws {
+            let fixture = AccelerometerFixture()
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let sandbox = try DaemonSandbox()
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            defer { daemon.process.terminate() }
+            let sway = try HeadlessSway()
+            let mako = try await HeadlessMako(sway: sway, testbed: testbed, configuration: "actions=0\n")
+            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            let suggest = try ChildProcess.orientctl(
+                ["--socket", sandbox.socketPath, "suggest"],
+                testbed: testbed,
+                environment: mako.clientEnvironment
+            )
+            defer { suggest.terminate() }
+            guard await suggest.waitUntil("the sensor starts", { daemon.bufferEnable(fixture) == "1" }) else {
+                throw DaemonTestError(description: "suggest did not begin\n\(suggest.report)")
+            }
+            func orientctl(_ arguments: [String]) async throws -> ChildProcess {
+                let child = try ChildProcess.orientctl(["--socket", sandbox.socketPath] + arguments, testbed: testbed)
+                await child.wait()
+                return child
+            }
+            let lock = try await orientctl(["lock", "landscape-right"])
+            #expect(lock.exitStatus == .exited(0), "\(lock.report)")
+
+            try feed.hold(.leftUp)
+            var shown = await mako.waitForNotifications { $0.count == 1 }
+            var notification = try #require(shown.list.first, "not shown: \(suggest.report)\n\(mako.report)")
+            #expect(notification.actions.isEmpty, "\(notification)")
+            #expect(notification.body.contains("'orientctl rotate'"), "\(notification)")
+            let noActions = "shows no actions"
+            #expect(suggest.errorText.contains(noActions), "\(suggest.report)")
+
+            // Withdrawn when turned back; shown again on the next turn, and said only once.
+            try feed.hold(.normal)
+            #expect(await mako.waitForNotifications { $0.isEmpty }.met, "\(suggest.report)")
+            try feed.hold(.leftUp)
+            shown = await mako.waitForNotifications { $0.count == 1 }
+            notification = try #require(shown.list.first, "not shown again: \(suggest.report)")
+            #expect(suggest.errorText.components(separatedBy: noActions).count == 2, "\(suggest.report)")
+
+            // Dismissed by hand: it stays away; the next suggestion is shown.
+            let dismissed = mako.dismiss(notification.id)
+            #expect(dismissed.status == 0, "\(dismissed.output)")
+            #expect(await mako.waitForNotifications { $0.isEmpty }.met)
+            try feed.hold(.rightUp)
+            shown = await mako.waitForNotifications { $0.count == 1 }
+            notification = try #require(shown.list.first, "the next suggestion is not shown: \(suggest.report)")
+            #expect(notification.summary == "Rotate to portrait upside down?", "\(notification)")
+            #expect(notification.icon == "object-rotate-right", "a quarter turn clockwise: \(notification)")
+
+            // Accepted from a key: the notification goes.
+            let rotate = try await orientctl(["rotate"])
+            #expect(rotate.exitStatus == .exited(0), "\(rotate.report)")
+            #expect(await mako.waitForNotifications { $0.isEmpty }.met, "\(suggest.report)")
+            #expect(
+                await suggest.waitUntil("the withdrawal is printed") {
+                    suggest.outputLines.contains("suggestion=portrait-upside-down withdrawn")
+                },
+                "\(suggest.report)"
+            )
+            #expect(suggest.outputLines.filter { $0 == "suggestion=portrait shown" }.count == 2, "\(suggest.report)")
+            suggest.terminate()
+            #expect(await suggest.wait() == .exited(0), "\(suggest.report)")
+        }
+
         @Test func rotateAcceptsTheSuggestionOrForcesAnOrientation() async throws {
             let fixture = AccelerometerFixture()
             let testbed = Testbed()

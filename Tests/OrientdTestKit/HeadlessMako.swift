@@ -39,7 +39,8 @@ package final class HeadlessMako {
     }
 
     /// Starts the session bus and mako, and waits until mako owns org.freedesktop.Notifications.
-    package init(sway: HeadlessSway, testbed: Testbed) async throws {
+    /// - Parameter configuration: mako's configuration file (`actions=0`: a server without actions).
+    package init(sway: HeadlessSway, testbed: Testbed, configuration makoConfiguration: String? = nil) async throws {
         self.sway = sway
         self.testbed = testbed
         let socket = sway.runtimeDirectory + "/bus"
@@ -62,6 +63,12 @@ package final class HeadlessMako {
         </busconfig>
         """.write(toFile: configuration, atomically: true, encoding: .utf8)
         chmod(configuration, 0o644)
+        if let makoConfiguration {
+            let folder = sway.runtimeDirectory + "/xdg-config/mako"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try makoConfiguration.write(toFile: folder + "/config", atomically: true, encoding: .utf8)
+            chmod(folder + "/config", 0o644)
+        }
         bus = try Self.start(
             "dbus-daemon",
             ["--config-file=\(configuration)", "--nofork", "--print-address=1"],
@@ -137,6 +144,12 @@ package final class HeadlessMako {
         return (run.status, run.output + run.errors)
     }
 
+    /// Dismisses notification `id` (`makoctl dismiss -n ID`), as a person closing it.
+    package func dismiss(_ id: Int) -> (status: Int32, output: String) {
+        let run = ProgramRun.run(["makoctl", "dismiss", "-n", String(id)], environment: toolEnvironment)
+        return (run.status, run.output + run.errors)
+    }
+
     /// mako's log so far, for failure messages.
     package var report: String { mako.report + "\n" + bus.report }
 
@@ -159,7 +172,7 @@ package final class HeadlessMako {
             testbed: testbed,
             environment: sway.clientEnvironment.merging([
                 "DBUS_SESSION_BUS_ADDRESS": busAddress, "HOME": sway.runtimeDirectory,
-                "XDG_CONFIG_HOME": sway.runtimeDirectory + "/config",
+                "XDG_CONFIG_HOME": sway.runtimeDirectory + "/xdg-config",
             ]) { $1 }
         )
     }
