@@ -356,9 +356,9 @@ struct Follow: AsyncParsableCommand {
                 case .notification(let signal?):
                     await suggestions?.signal(signal)
                 case .notification(nil):
-                    StandardStreams.error(
-                        "orientctl: rotation suggestions are no longer shown: \(SuggestionDriver.monitorEnded.message)"
-                    )
+                    let failure =
+                        suggestions?.isReady == true ? SuggestionDriver.monitorEnded : SuggestionDriver.noSessionBus
+                    StandardStreams.error("orientctl: rotation suggestions are not shown: \(failure.message)")
                     suggestions = nil
                 case .focus(let app):
                     await apps.focus(app, on: client)

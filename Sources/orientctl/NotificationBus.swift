@@ -23,7 +23,7 @@ struct NotificationBus: Sendable {
     static let readyInterface = "org.orientd.orientctl.Monitor"
 
     /// A notification to show.
-    struct Notification: Sendable, Hashable {
+    struct Notification: Sendable {
         /// The icon's name (freedesktop icon naming).
         var icon: String
         var summary: String
@@ -32,18 +32,6 @@ struct NotificationBus: Sendable {
         var actions: [(key: String, label: String)]
         /// Milliseconds before the server may take it away by itself; 0: never.
         var expireMilliseconds: Int32
-
-        static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.icon == rhs.icon && lhs.summary == rhs.summary && lhs.body == rhs.body
-                && lhs.actions.map(\.key) == rhs.actions.map(\.key)
-                && lhs.actions.map(\.label) == rhs.actions.map(\.label)
-                && lhs.expireMilliseconds == rhs.expireMilliseconds
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(summary)
-            hasher.combine(body)
-        }
     }
 
     /// What the monitor reports.

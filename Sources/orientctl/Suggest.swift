@@ -95,7 +95,7 @@ struct Suggest: AsyncParsableCommand {
                     case .notification(let signal?):
                         await driver.signal(signal)
                     case .notification(nil):
-                        throw SuggestionDriver.monitorEnded
+                        throw driver.isReady ? SuggestionDriver.monitorEnded : SuggestionDriver.noSessionBus
                     case .displaysChanged, .focus:
                         break
                     }
@@ -136,6 +136,16 @@ struct SuggestionDriver {
         status: CommandFailure.unreachableStatus,
         message: "the session bus went away ('busctl --user monitor' ended): no more notifications"
     )
+
+    /// The failure when the monitor ends before it listens: there is no session bus to reach.
+    static let noSessionBus = CommandFailure(
+        status: CommandFailure.unreachableStatus,
+        message: "cannot reach the session bus ('busctl --user monitor' ended at once): run it in the graphical "
+            + "session, where DBUS_SESSION_BUS_ADDRESS (or XDG_RUNTIME_DIR/bus) leads to it"
+    )
+
+    /// Whether the monitor of the notification server listens.
+    var isReady: Bool { ready }
 
     init(client: OrientClient, json: Bool) {
         self.client = client
