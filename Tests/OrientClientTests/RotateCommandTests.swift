@@ -97,7 +97,7 @@ struct RotateCommandTests {
         }
     }
 
-    @Test("get and status show the suggestion")
+    @Test("get shows the suggestion at the end of its line")
     func getShowsIt() async throws {
         try await withTemporaryDirectory { directory in
             let peer = try ScriptedPeer(path: directory + "/socket")
