@@ -63,7 +63,7 @@ struct Follow: AsyncParsableCommand {
 
             Defaults for every option come from ~/.config/orientd/follow.conf (under $XDG_CONFIG_HOME when \
             set): a [Follow] section with Backend=, Output=, Touch= (one device per line), PanelOffset=, \
-            PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Then=, Exec=, TimeoutSec=.
+            PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Suggest=yes|no, Then=, Exec=, TimeoutSec=.
 
             Apps choose their orientations: an [Apps] section of follow.conf maps an app to a mask \
             (mpv=landscape, org.pwmt.zathura=portrait, steam_app_*=landscape-right: a glob of the Wayland \
