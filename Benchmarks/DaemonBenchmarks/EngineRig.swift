@@ -75,6 +75,7 @@ private final class DroppedOutput: EngineOutput {
     func tiltChanged() {}
     func settled() {}
     func hingeAvailabilityChanged() {}
+    func suggestionStands(for seconds: Double?) {}
 }
 
 /// Makes sensors that take the pace and count its changes; never started, never reporting.

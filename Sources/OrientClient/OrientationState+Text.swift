@@ -20,10 +20,16 @@ extension OrientationState {
     /// `rotation` is the degrees, or `none` while the interface orientation is unknown; `lock` is `none` or the
     /// locked orientations joined by commas (`lock=landscape-left,landscape-right`). On a convertible the hinge
     /// angle follows while it is known (` hinge=187.5`), and ` tablet_mode=true` or ` tablet_mode=false` while
-    /// something tells; otherwise the line ends with the lock.
+    /// something tells; last, while a rotation suggestion stands, ` suggestion=portrait`.
     public var stateLine: String {
-        orientationLine + " lock=" + Self.list(lock) + (hinge.map { " hinge=\(Self.degrees($0))" } ?? "")
-            + (tabletMode.map { " tablet_mode=\($0)" } ?? "")
+        orientationLine(suggestion: false) + " lock=" + Self.list(lock)
+            + (hinge.map { " hinge=\(Self.degrees($0))" } ?? "") + (tabletMode.map { " tablet_mode=\($0)" } ?? "")
+            + suggestionText
+    }
+
+    /// ` suggestion=portrait` while a rotation suggestion stands, else empty.
+    private var suggestionText: String {
+        suggestion.map { " suggestion=\($0.wireName)" } ?? ""
     }
 
     /// Degrees with one decimal, as the state carries the hinge angle: `187.5`, `90.0`.
@@ -33,9 +39,13 @@ extension OrientationState {
     }
 
     /// The line without the lock, as `orientctl watch` prints per event:
-    /// `device=portrait interface=portrait rotation=90`.
-    public var orientationLine: String {
+    /// `device=portrait interface=portrait rotation=90`, and ` suggestion=portrait` while a rotation suggestion
+    /// stands.
+    public var orientationLine: String { orientationLine(suggestion: true) }
+
+    private func orientationLine(suggestion: Bool) -> String {
         "device=\(device.wireName) interface=\(interface.wireName) rotation=\(rotation.map(\.description) ?? "none")"
+            + (suggestion ? suggestionText : "")
     }
 
     /// The variables `orientctl watch --exec` sets for its command: `ORIENTD_DEVICE`, `ORIENTD_INTERFACE`,

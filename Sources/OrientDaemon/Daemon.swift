@@ -78,7 +78,8 @@ public final class Daemon {
         }
         startTime = loop.now
         trimmer = PageTrimmer(loop: loop, logger: logger)
-        output = DaemonEngineOutput(trimmer: trimmer)
+        let suggestionTimer = SuggestionTimer(loop: loop, logger: logger)
+        output = DaemonEngineOutput(trimmer: trimmer, suggestionTimer: suggestionTimer)
         do {
             engine = try Engine(
                 settings: settings,
@@ -90,6 +91,7 @@ public final class Daemon {
         } catch {
             throw DaemonError(.policy, "bad policy settings: \(error)")
         }
+        suggestionTimer.engine = engine
         virtualSwitch = VirtualSwitchPublisher(
             engine: engine,
             loop: loop,

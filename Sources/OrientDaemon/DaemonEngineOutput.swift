@@ -17,10 +17,11 @@ import OrientationCore
 
 /// Where the daemon's engine sends its changes: the event lines to the control server's generating connections,
 /// the state to sd_notify (`STATUS=`), to the D-Bus service and to the virtual tablet-mode switch, the tilt to the
-/// D-Bus service, and a settled daemon to the page trimmer. The server and the D-Bus service are made after the engine
+/// D-Bus service, a settled daemon to the page trimmer, and a rotation suggestion's time to its timer. The server and the D-Bus service are made after the engine
 /// (they serve it), so the daemon hands them over as it makes them.
 final class DaemonEngineOutput: EngineOutput {
     private let trimmer: PageTrimmer
+    private let suggestionTimer: SuggestionTimer
     /// The control socket's server; nil before it is made and after shutdown.
     weak var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise and after shutdown.
@@ -30,8 +31,9 @@ final class DaemonEngineOutput: EngineOutput {
     /// Whether the state goes to sd_notify; off once the daemon is stopping (it says `STOPPING=1` instead).
     var notifiesSystemd = true
 
-    init(trimmer: PageTrimmer) {
+    init(trimmer: PageTrimmer, suggestionTimer: SuggestionTimer) {
         self.trimmer = trimmer
+        self.suggestionTimer = suggestionTimer
     }
 
     func broadcast(_ line: [UInt8]) {
@@ -54,6 +56,10 @@ final class DaemonEngineOutput: EngineOutput {
 
     func hingeAvailabilityChanged() {
         virtualSwitch?.refreshListeningLater()
+    }
+
+    func suggestionStands(for seconds: Double?) {
+        suggestionTimer.arm(seconds)
     }
 
     private static func notify(status state: OrientationState) {

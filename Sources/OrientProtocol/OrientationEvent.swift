@@ -20,11 +20,12 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
         case tabletMode = "tablet-mode"
         case device
         case interface
+        case suggestion
     }
 
     /// Which part of the state changed.
     public var name: Name
-    /// The value before, for `device`, `interface` and `sensor`.
+    /// The value before, for `device`, `interface`, `sensor` and `suggestion` (nil there: there was none).
     public var previous: String?
     /// The value of `tablet_mode` before, for `tablet-mode` (nil: it was null, nothing told).
     public var previousTabletMode: Bool?
@@ -68,6 +69,9 @@ public struct OrientationEvent: Sendable, Hashable, Codable {
         if name == .tabletMode {
             // Always there, null included: the switch may have told nothing before.
             try container.encode(previousTabletMode, forKey: .previous)
+        } else if name == .suggestion {
+            // Always there, null included: there may have been no suggestion before.
+            try container.encode(previous, forKey: .previous)
         } else {
             try container.encodeIfPresent(previous, forKey: .previous)
         }
@@ -83,6 +87,8 @@ extension OrientationEvent: JSONWritable {
             if name == .tabletMode {
                 // Always there, null included, as the `Encodable` conformance writes it.
                 json.member("previous", previousTabletMode)
+            } else if name == .suggestion {
+                json.member("previous", previous)
             } else {
                 json.memberIfPresent("previous", previous)
             }

@@ -38,6 +38,9 @@ public struct OrientationState: Sendable, Hashable, Codable {
     /// The hinge angle between lid and base in degrees, one decimal; nil without a base accelerometer, while
     /// nobody generates, or while the angle cannot be trusted.
     public var hinge: Double?
+    /// The rotation suggestion: the interface orientation the device is held in while only the user's lock keeps
+    /// the interface from it; nil when there is none.
+    public var suggestion: InterfaceOrientation?
 
     /// A state from its parts.
     public init(
@@ -51,7 +54,8 @@ public struct OrientationState: Sendable, Hashable, Codable {
         seq: UInt64,
         tabletMode: Bool? = nil,
         tabletModeSource: TabletModeSource? = nil,
-        hinge: Double? = nil
+        hinge: Double? = nil,
+        suggestion: InterfaceOrientation? = nil
     ) {
         self.device = device
         self.interface = interface
@@ -64,6 +68,7 @@ public struct OrientationState: Sendable, Hashable, Codable {
         self.tabletMode = tabletMode
         self.tabletModeSource = tabletModeSource
         self.hinge = hinge
+        self.suggestion = suggestion
     }
 
     /// The display transform of the rotation; nil while the interface orientation is unknown.
@@ -74,6 +79,7 @@ public struct OrientationState: Sendable, Hashable, Codable {
         case tabletMode = "tablet_mode"
         case tabletModeSource = "tablet_mode_source"
         case hinge
+        case suggestion
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -114,6 +120,11 @@ public struct OrientationState: Sendable, Hashable, Codable {
         } else {
             try container.encodeNil(forKey: .hinge)
         }
+        if let suggestion {
+            try container.encode(suggestion.wireName, forKey: .suggestion)
+        } else {
+            try container.encodeNil(forKey: .suggestion)
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -141,6 +152,19 @@ public struct OrientationState: Sendable, Hashable, Codable {
         tabletMode = try container.decodeIfPresent(Bool.self, forKey: .tabletMode)
         tabletModeSource = try container.decodeIfPresent(TabletModeSource.self, forKey: .tabletModeSource)
         hinge = try container.decodeIfPresent(Double.self, forKey: .hinge)
+        // Absent from daemons older than the field: no suggestion.
+        if let name = try container.decodeIfPresent(String.self, forKey: .suggestion) {
+            guard let orientation = InterfaceOrientation(wireName: name), orientation != .unknown else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .suggestion,
+                    in: container,
+                    debugDescription: "not an interface orientation: '\(name)'"
+                )
+            }
+            suggestion = orientation
+        } else {
+            suggestion = nil
+        }
     }
 
     private static func wire<T>(
@@ -204,6 +228,7 @@ extension OrientationState: JSONWritable {
             json.member("rotation", rotation?.degrees)
             json.member("sensor", sensor)
             json.member("seq", seq)
+            json.member("suggestion", suggestion?.wireName)
             json.member("tablet_mode", tabletMode)
             json.member("tablet_mode_source", tabletModeSource)
             json.member("transform", transform)

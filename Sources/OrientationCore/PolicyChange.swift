@@ -21,17 +21,21 @@ public struct PolicyChange: Sendable, Hashable {
     public var allowedChanged = false
     /// Whether the lock changed (it can change without changing the allowed set).
     public var lockChanged = false
+    /// The suggestion before (nil: there was none), when it changed.
+    public var previousSuggestion: InterfaceOrientation??
 
     private var device: DeviceOrientation
     private var interface: InterfaceOrientation
     private var allowed: InterfaceOrientationMask
     private var lock: InterfaceOrientationMask?
+    private var suggestion: InterfaceOrientation?
 
     init(before policy: RotationPolicy) {
         device = policy.device
         interface = policy.interface
         allowed = policy.allowed
         lock = policy.lock
+        suggestion = policy.suggestion
     }
 
     mutating func finish(after policy: RotationPolicy) {
@@ -39,10 +43,12 @@ public struct PolicyChange: Sendable, Hashable {
         previousInterface = policy.interface != interface ? interface : nil
         allowedChanged = policy.allowed != allowed
         lockChanged = policy.lock != lock
+        previousSuggestion = policy.suggestion != suggestion ? .some(suggestion) : nil
     }
 
     /// Whether anything in the state changed.
     public var isEmpty: Bool {
         previousDevice == nil && previousInterface == nil && !allowedChanged && !lockChanged
+            && previousSuggestion == nil
     }
 }

@@ -22,12 +22,15 @@ public struct PolicyChangeSummary: Sendable, Hashable {
     public var previousInterface: InterfaceOrientation?
     /// Whether the allowed set or the lock changed.
     public var allowedOrLock: Bool
+    /// The suggestion before (nil: there was none), when it changed.
+    public var previousSuggestion: InterfaceOrientation??
 
     /// The summary of one call to the policy.
     public init(_ change: PolicyChange) {
         previousDevice = change.previousDevice
         previousInterface = change.previousInterface
         allowedOrLock = change.allowedChanged || change.lockChanged
+        previousSuggestion = change.previousSuggestion
     }
 
     /// The difference between `old` and `new`.
@@ -36,8 +39,11 @@ public struct PolicyChangeSummary: Sendable, Hashable {
         let moved = old.interface != new.interface || old.rotation != new.rotation
         previousInterface = moved ? old.interface : nil
         allowedOrLock = old.allowed != new.allowed || old.lock != new.lock
+        previousSuggestion = old.suggestion != new.suggestion ? .some(old.suggestion) : nil
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { previousDevice == nil && previousInterface == nil && !allowedOrLock }
+    public var isEmpty: Bool {
+        previousDevice == nil && previousInterface == nil && !allowedOrLock && previousSuggestion == nil
+    }
 }

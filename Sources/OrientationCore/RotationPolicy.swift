@@ -21,6 +21,12 @@
 /// convertible folded as a laptop), the device asks for the natural orientation whatever its pose, and the
 /// resolution rule runs as usual on that request: the interface goes to the natural orientation if it is
 /// allowed, so a lock or constraint that excludes it still wins. The device orientation is kept and reported.
+///
+/// While a lock keeps the interface from the orientation the device asks for, and everything but the lock allows
+/// it, that orientation is the rotation ``suggestion`` (Android's rotation suggestion, PROTOCOL.md `suggestion`).
+/// It goes when the device asks for another orientation, when the lock changes, and when it is declined
+/// (``declineSuggestion()``: its time ran out); a declined one does not come back while the device stays in that
+/// pose. The policy keeps no time: the daemon's timer declines it.
 public struct RotationPolicy: Sendable {
     /// The panel's natural orientation.
     public let natural: NaturalOrientation
@@ -42,6 +48,16 @@ public struct RotationPolicy: Sendable {
 
     /// The orientations allowed now.
     public private(set) var allowed: InterfaceOrientationMask
+    /// The orientations everything but the lock allows: `Supported=` and the constraints.
+    public private(set) var allowedUnlocked: InterfaceOrientationMask
+    /// Whether the policy makes rotation suggestions (`[Policy] SuggestionSec=` above 0).
+    public private(set) var suggests = true
+    /// The rotation suggestion: the orientation the device asks for while only the lock keeps the interface from
+    /// it; nil when there is none.
+    public private(set) var suggestion: InterfaceOrientation?
+    /// The orientation whose suggestion was declined (timed out) or overtaken by a change of lock, while the device
+    /// still asks for it: it is not suggested again until the device asks for another one.
+    private var declined: InterfaceOrientation?
 
     /// A policy with no lock and no constraint, interface `unknown`.
     /// - Parameters:
@@ -62,6 +78,7 @@ public struct RotationPolicy: Sendable {
         self.supported = supported
         self.preferred = preferred ?? .natural(natural)
         allowed = supported
+        allowedUnlocked = supported
     }
 
     /// The panel rotation of the interface orientation; nil while it is `unknown`.
@@ -102,8 +119,36 @@ public struct RotationPolicy: Sendable {
 
     /// Sets or removes the lock (`orientctl lock MASK`, `orientctl unlock`).
     /// - Throws: ``PolicyError`` with `emptyMask` when nothing would be allowed; nothing changes then.
+    ///
+    /// A change of lock withdraws the suggestion: the orientation the device asks for now is not suggested again
+    /// until the device asks for another one.
     public mutating func setLock(_ mask: InterfaceOrientationMask?) throws(PolicyError) -> PolicyChange {
-        try apply { (policy: inout RotationPolicy) in policy.lock = mask }
+        try apply { (policy: inout RotationPolicy) in
+            guard policy.lock != mask else { return }
+            policy.lock = mask
+            policy.declined = policy.requestedInterfaceOrientation
+        }
+    }
+
+    /// Withdraws the suggestion standing now (its time ran out): it is not made again until the device asks for
+    /// another orientation.
+    public mutating func declineSuggestion() -> PolicyChange {
+        var change = PolicyChange(before: self)
+        guard let suggestion else { return change }
+        declined = suggestion
+        resolve()
+        change.finish(after: self)
+        return change
+    }
+
+    /// Turns rotation suggestions on or off (`[Policy] SuggestionSec=` 0 turns them off). Never refused.
+    public mutating func setSuggests(_ on: Bool) -> PolicyChange {
+        var change = PolicyChange(before: self)
+        guard on != suggests else { return change }
+        suggests = on
+        resolve()
+        change.finish(after: self)
+        return change
     }
 
     /// Locks the current interface orientation (`orientctl lock` with no argument).
@@ -130,6 +175,7 @@ public struct RotationPolicy: Sendable {
         var change = PolicyChange(before: self)
         guard constraints.removeValue(forKey: client) != nil else { return change }
         allowed = Self.intersection(supported, lock, constraints)
+        allowedUnlocked = Self.intersection(supported, nil, constraints)
         resolve()
         change.finish(after: self)
         return change
@@ -159,6 +205,7 @@ public struct RotationPolicy: Sendable {
         var change = PolicyChange(before: self)
         self = candidate
         allowed = newAllowed
+        allowedUnlocked = Self.intersection(supported, nil, constraints)
         resolve()
         change.finish(after: self)
         return change
@@ -192,6 +239,20 @@ public struct RotationPolicy: Sendable {
             interface = preferred
         } else if let first = Self.fallbackOrder.first(where: { allowed.contains($0) }) {
             interface = first
+        }
+        resolveSuggestion(asked: asked)
+    }
+
+    /// The suggestion after a change: the orientation the device asks for, when only the lock keeps the interface
+    /// from it and it was not declined.
+    private mutating func resolveSuggestion(asked: InterfaceOrientation?) {
+        if declined != asked { declined = nil }
+        if suggests, lock != nil, let asked, asked != declined, !allowed.contains(asked),
+            allowedUnlocked.contains(asked)
+        {
+            suggestion = asked
+        } else {
+            suggestion = nil
         }
     }
 

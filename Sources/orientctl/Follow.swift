@@ -63,7 +63,7 @@ struct Follow: AsyncParsableCommand {
 
             Defaults for every option come from ~/.config/orientd/follow.conf (under $XDG_CONFIG_HOME when \
             set): a [Follow] section with Backend=, Output=, Touch= (one device per line), PanelOffset=, \
-            PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Then=, Exec=, TimeoutSec=.
+            PauseExternal=yes|no, NaturalInLaptopMode=yes|no, Suggest=yes|no, Then=, Exec=, TimeoutSec=.
 
             Apps choose their orientations: an [Apps] section of follow.conf maps an app to a mask \
             (mpv=landscape, org.pwmt.zathura=portrait, steam_app_*=landscape-right: a glob of the Wayland \
@@ -72,6 +72,10 @@ struct Follow: AsyncParsableCommand {
             the rules rest. The focus comes from sway's IPC events, Hyprland's event socket, niri's event \
             stream and X11's _NET_ACTIVE_WINDOW (xprop -spy); with kde, cosmic, wlr and exec the rules do not \
             apply, and follow says so once.
+
+            --suggest (or Suggest=yes in follow.conf) also shows orientd's rotation suggestions as desktop \
+            notifications with a Rotate action, as 'orientctl suggest' does: while rotation is locked and the \
+            device is turned, choosing Rotate locks the orientation it is held in, and follow turns the display.
 
             --panel-offset is for a panel whose scan-out is turned from the device's natural orientation \
             (a portrait-native panel in a landscape tablet or laptop): the counter-clockwise rotation, in \
@@ -130,6 +134,13 @@ struct Follow: AsyncParsableCommand {
     )
     var naturalInLaptopMode: Bool?
 
+    @Flag(
+        name: .customLong("suggest"),
+        inversion: .prefixedNo,
+        help: "Show rotation suggestions as notifications with a Rotate action, as 'orientctl suggest' (default: no)."
+    )
+    var suggest: Bool?
+
     @Option(
         name: .customLong("then"),
         help: ArgumentHelp("Run 'sh -c CMD' after each rotation applied.", valueName: "CMD")
@@ -160,6 +171,8 @@ struct Follow: AsyncParsableCommand {
         var apps: [AppRule] = []
         /// The backend's kind, which says where the focus comes from.
         var kind: BackendKind = .exec
+        /// Whether rotation suggestions are shown as notifications (`--suggest`, `Suggest=`).
+        var suggest = false
     }
 
     /// The backend and policies of the options, follow.conf and the session.
@@ -238,7 +251,14 @@ struct Follow: AsyncParsableCommand {
             guard let command else { throw ValidationError("--backend exec needs the command: --exec CMD") }
             backend = ExecBackend(command: command, panelOffset: offset)
         }
-        return Settings(backend: backend, panelOffset: offset, policy: policy, apps: file.apps, kind: kind)
+        return Settings(
+            backend: backend,
+            panelOffset: offset,
+            policy: policy,
+            apps: file.apps,
+            kind: kind,
+            suggest: suggest ?? file.suggest ?? false
+        )
     }
 
     func run() async throws {
@@ -304,7 +324,18 @@ struct Follow: AsyncParsableCommand {
                 sink.yield(.focus(nil))
             }
         }
+        // With --suggest: the notification server's signals.
+        var notifications: Task<Void, Never>?
+        if settings.suggest {
+            do {
+                notifications = try SuggestionDriver.watch { sink.yield(.notification($0)) }
+            } catch {
+                StandardStreams.error("orientctl: rotation suggestions are not shown: \(error.message)")
+            }
+        }
+        let suggests = notifications != nil
         try await TerminationSignals.runUntilSignalled(signals) {
+            var suggestions = suggests ? SuggestionDriver(client: client, json: json) : nil
             var apps = AppConstraint(rules: settings.apps, dryRun: dryRun)
             var applier = RotationApplier(
                 backend: settings.backend,
@@ -315,16 +346,28 @@ struct Follow: AsyncParsableCommand {
             )
             await apps.state(begun.state, on: client)
             await applier.consider(begun.state, again: true)
+            await suggestions?.state(begun.state)
             for await trigger in triggers {
                 switch trigger {
                 case .state(let state):
                     await apps.state(state, on: client)
                     await applier.consider(state, again: false)
+                    await suggestions?.state(state)
+                case .notification(let signal?):
+                    await suggestions?.signal(signal)
+                case .notification(nil):
+                    let failure =
+                        suggestions?.isReady == true ? SuggestionDriver.monitorEnded : SuggestionDriver.noSessionBus
+                    StandardStreams.error("orientctl: rotation suggestions are not shown: \(failure.message)")
+                    suggestions = nil
                 case .focus(let app):
                     await apps.focus(app, on: client)
                 case .reconnected:
                     // The daemon's state after the restart: a lock may have set the orientation without an event.
-                    if let state = try? await client.get() { await applier.consider(state, again: true) }
+                    if let state = try? await client.get() {
+                        await applier.consider(state, again: true)
+                        await suggestions?.state(state)
+                    }
                 case .displaysChanged:
                     await applier.displaysChanged()
                 }
@@ -334,6 +377,9 @@ struct Follow: AsyncParsableCommand {
         reconnections.cancel()
         displays.cancel()
         focus.cancel()
+        notifications?.cancel()
+        // The monitor's busctl is ended and reaped by then.
+        await notifications?.value
         sink.finish()
         await client.close()
     }

@@ -26,6 +26,7 @@ import SystemSupport
 /// PanelOffset=270
 /// PauseExternal=yes
 /// NaturalInLaptopMode=yes
+/// Suggest=yes
 /// Then=notify-send "rotated to $ORIENTD_INTERFACE"
 /// TimeoutSec=10
 ///
@@ -43,8 +44,8 @@ struct FollowConfiguration: Sendable, Equatable {
 
     /// The keys of `[Follow]`, as the file spells them.
     static let keys = [
-        "Backend", "Output", "Touch", "PanelOffset", "PauseExternal", "NaturalInLaptopMode", "Then", "Exec",
-        "TimeoutSec",
+        "Backend", "Output", "Touch", "PanelOffset", "PauseExternal", "NaturalInLaptopMode", "Suggest", "Then",
+        "Exec", "TimeoutSec",
     ]
 
     var backend: BackendKind?
@@ -54,6 +55,8 @@ struct FollowConfiguration: Sendable, Equatable {
     var panelOffset: Int?
     var pauseExternal: Bool?
     var naturalInLaptopMode: Bool?
+    /// `Suggest=`: rotation suggestions as desktop notifications (`follow --suggest`).
+    var suggest: Bool?
     var then: String?
     var exec: String?
     var timeoutSeconds: Double?
@@ -170,6 +173,7 @@ struct FollowConfiguration: Sendable, Equatable {
             panelOffset = degrees
         case "PauseExternal": pauseExternal = try flag()
         case "NaturalInLaptopMode": naturalInLaptopMode = try flag()
+        case "Suggest": suggest = try flag()
         case "Then": then = text
         case "Exec": exec = text
         default:

@@ -58,9 +58,12 @@ enum LineStream {
     }
 
     /// The lines a program prints on its standard output while it runs; the program ends (SIGTERM) when the
-    /// consumer stops listening. Its standard error goes to orientctl's own.
+    /// consumer stops listening. Its standard error goes to orientctl's own, or nowhere with `discardingErrors`.
     /// - Throws: the failure to start it, as the text to report.
-    static func lines(ofProgram arguments: [String]) throws(QueryFailure) -> AsyncStream<String> {
+    static func lines(
+        ofProgram arguments: [String],
+        discardingErrors: Bool = false
+    ) throws(QueryFailure) -> AsyncStream<String> {
         // Close-on-exec from the start: a program another thread starts meanwhile must not hold the write end.
         let pipe: (read: FileDescriptor, write: FileDescriptor)
         do throws(Errno) {
@@ -72,6 +75,7 @@ enum LineStream {
         let spawned = ProgramSpawn.spawn(
             arguments,
             redirections: [(0, .open(path: "/dev/null", flags: O_RDONLY)), (1, .duplicate(ends[1]))]
+                + (discardingErrors ? [(2, .open(path: "/dev/null", flags: O_WRONLY))] : [])
         )
         close(ends[1])
         let child: pid_t
@@ -86,14 +90,25 @@ enum LineStream {
             )
             throw QueryFailure(message: outcome.failureText)
         }
-        // Reaped once, under the lock, so that a stop after the end never signals a pid the system reused.
+        // Reaped once, under the lock, so that a stop after the end never signals a pid the system reused. A stop
+        // reaps the program itself, so that it is gone even when orientctl exits at once (the reading thread may
+        // not see the end before the process does, and an orphan nobody reaps stays behind).
         let reaped = ReapedFlag()
         let program = child
         return lines(
             of: ends[0],
-            stop: { reaped.state.withLock { if !$0 { _ = kill(program, SIGTERM) } } },
+            stop: {
+                reaped.state.withLock { done in
+                    guard !done else { return }
+                    _ = kill(program, SIGTERM)
+                    var status: Int32 = 0
+                    _ = retryingInterrupts { waitpid(program, &status, 0) }
+                    done = true
+                }
+            },
             ended: {
                 reaped.state.withLock { done in
+                    guard !done else { return }
                     var status: Int32 = 0
                     _ = retryingInterrupts { waitpid(program, &status, 0) }
                     done = true

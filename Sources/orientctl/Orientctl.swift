@@ -31,7 +31,8 @@ struct Orientctl: AsyncParsableCommand {
             rotation in degrees (0, 90, 180, 270) or 'none' while the interface orientation is \
             unknown, and L is 'none' or the locked orientations joined by commas \
             (lock=landscape-left,landscape-right). On a convertible, hinge=H (the hinge angle in \
-            degrees, while it is known) and tablet_mode=true|false (while something tells) follow. \
+            degrees, while it is known) and tablet_mode=true|false (while something tells) follow, and \
+            suggestion=O while orientd suggests a rotation (the device is turned to O under a lock). \
             With --json: one JSON object per line, the \
             daemon's state or event objects as it sent them.
 
@@ -45,8 +46,8 @@ struct Orientctl: AsyncParsableCommand {
             """,
         version: OrientdVersion.current,
         subcommands: [
-            Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, TabletModeCommand.self,
-            Status.self,
+            Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Rotate.self, Suggest.self, Constrain.self,
+            TabletModeCommand.self, Status.self,
         ]
     )
 

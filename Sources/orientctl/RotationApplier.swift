@@ -29,6 +29,8 @@ struct RotationApplier {
         case displaysChanged
         /// Another app has the focus (nil: none, or one without a name), for the `[Apps]` rules.
         case focus(FocusedApp?)
+        /// A signal of the notification server (`--suggest`); nil: its monitor ended (the session bus went).
+        case notification(NotificationBus.Signal?)
     }
 
     let backend: any DisplayBackend

@@ -22,6 +22,11 @@ extension StatusReport {
             ("orientd", "\(version), up \(Self.duration(uptime))"),
             ("state", state.stateLine),
             ("allowed", OrientationState.list(state.allowed)),
+            (
+                "suggestion",
+                state.suggestion.map { "\($0.wireName) ('orientctl rotate' locks it)" }
+                    ?? (state.lock == nil ? "none (unlocked)" : "none")
+            ),
             ("sensor", sensor.status.rawValue),
         ]
         lines += Self.detailLines(sensor)

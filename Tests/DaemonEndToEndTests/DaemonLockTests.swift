@@ -86,19 +86,22 @@ extension EmulatedDeviceTests {
             #expect(change.first?.seq == portrait.seq, "the reply and its events share seq: \(portrait) / \(change)")
             #expect(change.first?.state == portrait.state, "\(portrait) / \(change)")
 
-            // A lock never hides the device orientation.
+            // A lock never hides the device orientation; the pose it keeps the screen from is suggested.
             change = try await setup.rotate(to: .bottomUp)
-            #expect(change.map(\.event) == ["device"], "\(change)")
+            #expect(change.map(\.event) == ["device", "suggestion"], "\(change)")
             #expect(change.first?.state?["device"]?.string == "landscape-right", "\(change)")
             #expect(change.first?.state?["interface"]?.string == "portrait", "\(change)")
+            #expect(change.first?.state?["suggestion"]?.string == "landscape-left", "\(change)")
 
             // A mask as a list, normalised; the current interface orientation is still allowed, so it stays.
             let mask = try await controller.call("lock", #"{"mask": ["landscape-right", "portrait"]}"#)
             #expect(mask.state?["lock"]?.strings == ["portrait", "landscape-right"], "\(mask)")
             #expect(mask.state?["allowed"]?.strings == ["portrait", "landscape-right"], "\(mask)")
             #expect(mask.state?["interface"]?.string == "portrait", "\(mask)")
+            // A change of lock withdraws the suggestion.
             change = try await setup.observer.nextChange()
-            #expect(change.map(\.event) == ["allowed"], "\(change)")
+            #expect(change.map(\.event) == ["allowed", "suggestion"], "\(change)")
+            #expect(change.first?.state?["suggestion"]?.isNull == true, "\(change)")
 
             // lock landscape: both landscapes, so the screen still flips 180°.
             let landscape = try await controller.call("lock", #"{"mask": "landscape"}"#)
@@ -116,8 +119,9 @@ extension EmulatedDeviceTests {
             #expect(change.last?.state?["rotation"]?.integer == 180, "\(change)")
             DaemonContract.expectTransform(change.last?.state)
             change = try await setup.rotate(to: .leftUp)
-            #expect(change.map(\.event) == ["device"], "portrait is not allowed: \(change)")
+            #expect(change.map(\.event) == ["device", "suggestion"], "portrait is not allowed: \(change)")
             #expect(change.first?.state?["interface"]?.string == "landscape-left", "\(change)")
+            #expect(change.first?.state?["suggestion"]?.string == "portrait", "\(change)")
 
             // Locking what is locked changes nothing: no event, same seq.
             let seq = try #require(try await setup.expectNoEvents()?["seq"]?.integer)
@@ -131,7 +135,7 @@ extension EmulatedDeviceTests {
             let currentLock = try await controller.call("lock", "{}")
             #expect(currentLock.state?["lock"]?.strings == ["landscape-left"], "\(currentLock)")
             change = try await setup.observer.nextChange()
-            #expect(change.map(\.event) == ["allowed"], "\(change)")
+            #expect(change.map(\.event) == ["allowed", "suggestion"], "\(change)")
 
             let unlocked = try await controller.call("unlock")
             #expect(unlocked.state?["lock"]?.isNull == true, "\(unlocked)")

@@ -24,6 +24,7 @@ struct OrientctlTests {
         "usage errors exit 2 without connecting",
         arguments: [
             ["lock", "sideways"], ["lock", "--toggle", "portrait"], ["constrain"], ["constrain", "up"], ["spin"],
+            ["rotate", "landscape"], ["rotate", "sideways"],
             ["follow", "--backend", "sway", "--panel-offset", "45"], ["follow", "--backend", "exec"],
             ["follow", "--backend", "hyprland", "--touch", "ELAN"], ["follow", "--backend", "x11", "--exec", "true"],
             ["follow", "--exec", "true", "--output", "eDP-1"], ["follow", "--backend", "sway", "--dry-run", "--json"],

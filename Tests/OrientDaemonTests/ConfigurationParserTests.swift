@@ -161,7 +161,7 @@ import Glibc
         let shipped = try #require(readText("/" + path + "/config/orientd.conf"))
         let commentedKeys = shipped.split(separator: "\n").filter { $0.hasPrefix("#") && $0.contains("=") }
             .filter { $0.dropFirst().first?.isUppercase == true }
-        #expect(commentedKeys.count == 24, "every key is in config/orientd.conf")
+        #expect(commentedKeys.count == 25, "every key is in config/orientd.conf")
         let uncommented = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasPrefix("#") && line.dropFirst().first?.isUppercase == true && line.contains("=")
                 ? String(line.dropFirst()) : String(line)

@@ -73,6 +73,8 @@ import Testing
         ("Policy", "TabletAngle", "360", { $0.hinge.tabletAngle == 360 }),
         ("Policy", "LaptopAngle", "0", { $0.hinge.laptopAngle == 0 }),
         ("Policy", "LaptopAngle", "179", { $0.hinge.laptopAngle == 179 }),
+        ("Policy", "SuggestionSec", "0", { $0.suggestionSeconds == 0 }),
+        ("Policy", "SuggestionSec", "60", { $0.suggestionSeconds == 60 }),
         ("Control", "Group", "wheel", { $0.controlGroup == "wheel" }),
         ("Control", "Group", "", { $0.controlGroup == nil }),
         ("Control", "SeatUsers", "no", { $0.seatUsers == false }),
@@ -138,6 +140,8 @@ import Testing
         ("Policy", "TabletAngle", "200.5", "181–360"),
         ("Policy", "LaptopAngle", "180", "0–179"),
         ("Policy", "LaptopAngle", "-1", "0–179"),
+        ("Policy", "SuggestionSec", "61", "0–60"),
+        ("Policy", "SuggestionSec", "2.5", "0–60"),
         ("Control", "Group", "-x", "a group name"),
         ("Control", "Group", "my group", "a group name"),
         ("Control", "SeatUsers", "true", "yes, no"),
@@ -180,7 +184,7 @@ import Testing
 
     @Test func everyKeyHasADefaultSource() throws {
         let configuration = try Configuration(texts: [(Self.file, nil)])
-        #expect(configuration.entries.count == 24)
+        #expect(configuration.entries.count == 25)
         #expect(configuration.entries.allSatisfy { $0.source == .defaultValue })
         let settings = configuration.settings
         let defaults = DaemonSettings()
@@ -188,6 +192,7 @@ import Testing
         #expect(settings.sensor.rate == 20 && settings.sensor.pollFallback == 2 && settings.sensor.idleRate == 2)
         #expect(settings.classifier == ClassifierConfiguration())
         #expect(settings.supported == .all && settings.preferred == nil && settings.autoRotate == .always)
+        #expect(settings.suggestionSeconds == 10)
         #expect(settings.controlGroup == "orientd" && settings.seatUsers)
         #expect(settings.maxClients == 64 && settings.outputLimit == 256 * 1024 && settings.logLevel == .info)
         #expect(!settings.sensorProxyCompat, "the D-Bus service is off by default")

@@ -171,6 +171,14 @@ final class RecordingOutput: EngineOutput {
     func tiltChanged() {}
     func settled() { settles += 1 }
     func hingeAvailabilityChanged() {}
+
+    /// The time the engine last asked its rotation suggestion to stand (nil: it went), and how many times it asked.
+    private(set) var suggestionSeconds: Double?
+    private(set) var suggestionTimings = 0
+    func suggestionStands(for seconds: Double?) {
+        suggestionSeconds = seconds
+        suggestionTimings += 1
+    }
 }
 
 /// An engine put together as the daemon does it, with fake sensors, a real state store in a temporary directory,

@@ -108,7 +108,7 @@ import Testing
             line == #"{"id":7,"result":{"allowed":["portrait","portrait-upside-down","landscape-left","#
                 + #""landscape-right"],"device":"landscape-left","generating":true,"hinge":null,"#
                 + #""interface":"landscape-right","lock":null,"rotation":0,"sensor":"active","seq":42,"#
-                + #""tablet_mode":null,"tablet_mode_source":null,"transform":{"#
+                + #""suggestion":null,"tablet_mode":null,"tablet_mode_source":null,"transform":{"#
                 + #""matrix":[1,0,0,0,1,0,0,0,1],"sway":"normal","wayland":0,"xrandr":"normal"}}}"# + "\n"
         )
     }
@@ -128,7 +128,7 @@ import Testing
                 == #"{"event":"device","previous":"portrait","state":{"allowed":["landscape-left","#
                 + #""landscape-right"],"device":"landscape-left","generating":true,"hinge":187.5,"interface":"unknown","#
                 + #""lock":["landscape-left","landscape-right"],"rotation":null,"sensor":"active","seq":42,"#
-                + #""tablet_mode":true,"tablet_mode_source":"hinge","transform":null}}"# + "\n"
+                + #""suggestion":null,"tablet_mode":true,"tablet_mode_source":"hinge","transform":null}}"# + "\n"
         )
         let error = MessageEncoder.error(id: .string("x"), ProtocolError(.notGenerating, "end without a \"begin\""))
         #expect(

@@ -258,7 +258,8 @@ private struct SeededRandom: RandomNumberGenerator {
             tabletMode: optional { Bool.random(using: &$0) },
             tabletModeSource: optional { TabletModeSource.allCases.randomElement(using: &$0)! },
             // The daemon sends the hinge rounded to one decimal, 0 to 360.
-            hinge: optional { Double(Int.random(in: 0...3600, using: &$0)) / 10 }
+            hinge: optional { Double(Int.random(in: 0...3600, using: &$0)) / 10 },
+            suggestion: optional { InterfaceOrientationMask.listingOrder.randomElement(using: &$0)! }
         )
     }
 

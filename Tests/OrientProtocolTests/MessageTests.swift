@@ -39,6 +39,7 @@ import Testing
             #""wayland":0"#, #""sway":"normal""#, #""xrandr":"normal""#, #""matrix":[1,0,0,0,1,0,0,0,1]"#,
             #""allowed":["portrait","portrait-upside-down","landscape-left","landscape-right"]"#,
             #""lock":null"#, #""sensor":"active""#, #""generating":true"#, #""seq":42"#, #""tablet_mode":null"#,
+            #""suggestion":null"#,
         ] {
             #expect(line.contains(fragment), "\(fragment) in \(line)")
         }
@@ -67,6 +68,35 @@ import Testing
         }
         #expect(id == .string("r"))
         #expect(try ServerMessage.result(OrientationState.self, from: body) == state)
+    }
+
+    @Test(arguments: [InterfaceOrientation.portrait, .landscapeLeft, nil] as [InterfaceOrientation?])
+    func suggestionIsEncodedAndRoundTrips(suggestion: InterfaceOrientation?) throws {
+        var state = Self.state
+        state.lock = InterfaceOrientationMask(.landscapeRight)
+        state.suggestion = suggestion
+        let event = OrientationEvent(name: .suggestion, previous: suggestion == nil ? "portrait" : nil, state: state)
+        let line = MessageEncoder.event(event)
+        let text = Self.text(line)
+        #expect(text.contains(#""suggestion":\#(suggestion.map { "\"\($0.wireName)\"" } ?? "null")"#))
+        #expect(text.hasPrefix(#"{"event":"suggestion","previous":\#(suggestion == nil ? "\"portrait\"" : "null")"#))
+        guard case .event(let decoded) = try ServerMessage.decode(Array(line.dropLast())) else {
+            Issue.record("not an event")
+            return
+        }
+        #expect(decoded == event)
+    }
+
+    @Test func aStateWithoutSuggestionDecodesAsNone() throws {
+        let line =
+            #"{"id":1,"result":{"device":"portrait","interface":"portrait","rotation":90,"allowed":["portrait"],"lock":null,"sensor":"active","generating":true,"seq":3}}"#
+        guard case .result(_, let body) = try ServerMessage.decode(Array(line.utf8)) else {
+            Issue.record("not a result")
+            return
+        }
+        #expect(try ServerMessage.result(OrientationState.self, from: body).suggestion == nil)
+        let bad = Array(line.dropLast(2).utf8) + Array(#","suggestion":"unknown"}}"#.utf8)
+        #expect(throws: (any Error).self) { try ServerMessage.result(OrientationState.self, from: bad) }
     }
 
     @Test(arguments: [true, false, nil] as [Bool?])

@@ -142,8 +142,9 @@ package final class RunningDaemon {
 
 /// The orders and tables of PROTOCOL.md and ORIENTATION.md that the tests check against.
 package enum DaemonContract {
-    /// PROTOCOL.md: "One change may produce several events, in the order sensor, allowed, device, interface".
-    package static let eventOrder = ["sensor", "allowed", "tablet-mode", "device", "interface"]
+    /// PROTOCOL.md: "One change may produce several events, in the order sensor, allowed, tablet-mode, device,
+    /// interface, suggestion".
+    package static let eventOrder = ["sensor", "allowed", "tablet-mode", "device", "interface", "suggestion"]
     /// The normalised order of `allowed` and `lock`.
     package static let interfaceOrder = ["portrait", "portrait-upside-down", "landscape-left", "landscape-right"]
 

@@ -31,7 +31,7 @@ import Testing
             #expect(result.status == 0, "\(result.standardError)")
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             let assignments = lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("[") }
-            #expect(assignments.count == 24, "\(result.standardOutput)")
+            #expect(assignments.count == 25, "\(result.standardOutput)")
             #expect(lines.contains { $0.hasPrefix("Rate=50 ") && $0.hasSuffix("# \(path):3") })
             #expect(lines.contains { $0.hasPrefix("Supported=landscape ") && $0.hasSuffix("# \(path):6") })
             #expect(lines.contains { $0.hasPrefix("FilterMs=100 ") && $0.hasSuffix("# default") })

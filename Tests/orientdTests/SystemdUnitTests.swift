@@ -38,7 +38,10 @@ struct SystemdUnitTests {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 
-        for name in ["orientd.service", "orientd.socket", "orientctl-watch.service", "orientctl-follow.service"] {
+        for name in [
+            "orientd.service", "orientd.socket", "orientctl-watch.service", "orientctl-follow.service",
+            "orientctl-suggest.service",
+        ] {
             let text = try String(contentsOf: Self.systemdFolder.appendingPathComponent(name), encoding: .utf8)
                 .replacingOccurrences(of: "/usr/bin/orientd", with: orientd.path)
                 .replacingOccurrences(of: "/usr/bin/orientctl", with: orientctl.path)
@@ -89,7 +92,7 @@ struct SystemdUnitTests {
             withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        for name in ["orientctl-watch", "orientctl-follow"] {
+        for name in ["orientctl-watch", "orientctl-follow", "orientctl-suggest"] {
             let user = try Tool.run(
                 analyze,
                 ["verify", "--user", "--man=no", folder.appendingPathComponent("\(name).service").path],
@@ -221,6 +224,7 @@ struct SystemdUnitTests {
             "bin/orientd", "bin/orientctl",
             "lib/systemd/system/orientd.service", "lib/systemd/system/orientd.socket",
             "lib/systemd/user/orientctl-watch.service", "lib/systemd/user/orientctl-follow.service",
+            "lib/systemd/user/orientctl-suggest.service",
             "lib/sysusers.d/orientd.conf",
             "lib/udev/rules.d/61-orientd.rules",
             "share/doc/orientd/orientd-network.conf",
@@ -264,6 +268,11 @@ struct SystemdUnitTests {
             encoding: .utf8
         )
         #expect(followUnit.contains("\nExecStart=\(prefix)/bin/orientctl follow\n"))
+        let suggestUnit = try String(
+            contentsOf: destination.appendingPathComponent("\(prefix)/lib/systemd/user/orientctl-suggest.service"),
+            encoding: .utf8
+        )
+        #expect(suggestUnit.contains("\nExecStart=\(prefix)/bin/orientctl suggest\n"))
         let mode = try FileManager.default.attributesOfItem(atPath: destination.path + "\(prefix)/bin/orientd")[
             .posixPermissions
         ]

@@ -199,6 +199,13 @@ struct ConfigurationKey: Sendable {
             range: HingeConfiguration.laptopAngleRange,
             unit: "hinge degrees"
         ) { $1.hinge.laptopAngle = Double($0) },
+        integer(
+            section: "Policy",
+            name: "SuggestionSec",
+            default: "\(DaemonSettings.defaultSuggestionSeconds)",
+            range: DaemonSettings.suggestionSecondsRange,
+            unit: "seconds a rotation suggestion stands (0: no suggestions)"
+        ) { $1.suggestionSeconds = $0 },
         choice(
             section: "Policy",
             name: "VirtualTabletSwitch",

@@ -33,6 +33,8 @@ public struct DaemonSettings: Sendable {
     public var autoRotate = AutoRotate.always
     /// `[Policy] TabletAngle=` and `LaptopAngle=`: tablet mode from the hinge of two accelerometers.
     public var hinge = HingeConfiguration()
+    /// `[Policy] SuggestionSec=`: how long a rotation suggestion stands, in seconds; 0: no suggestions.
+    public var suggestionSeconds = DaemonSettings.defaultSuggestionSeconds
     /// `[Policy] VirtualTabletSwitch=`.
     public var virtualTabletSwitch = VirtualTabletSwitchMode.auto
     /// `[Control] Group=`; nil or empty for no group rule.
@@ -52,6 +54,12 @@ public struct DaemonSettings: Sendable {
 
     /// The defaults of CONFIG.md.
     public init() {}
+
+    /// `SuggestionSec=`'s default: Android shows its rotation button for a few seconds, from a button beside the
+    /// thumb; a desktop notification or a bar icon needs a little longer to be seen and reached.
+    public static let defaultSuggestionSeconds = 10
+    /// `SuggestionSec=`'s range: 0 turns suggestions off.
+    public static let suggestionSecondsRange = 0...60
 
     /// `[Policy] AutoRotate=`: when the device orientation is followed.
     public enum AutoRotate: String, Sendable, CaseIterable {

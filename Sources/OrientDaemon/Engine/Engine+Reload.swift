@@ -32,6 +32,7 @@ extension Engine {
                 supported: new.supported,
                 preferred: new.preferred
             )
+            _ = candidate.setSuggests(new.suggestionSeconds > 0)
             _ = try candidate.setLock(policy.lock)
             for (client, mask) in policy.constraints { _ = try candidate.setConstraint(mask, for: client) }
             _ = candidate.setDevice(policy.device)
@@ -45,6 +46,8 @@ extension Engine {
         // New thresholds apply from the next reliable angle; the readings and the decision are kept.
         hinge.configuration = new.hinge
         _ = candidate.setFollowsDevice(Self.followsDevice(new.autoRotate, tabletMode: arbiter.tabletMode))
+        // A new SuggestionSec= applies to the suggestions made from now on; 0 withdraws the one standing.
+        _ = candidate.setSuggests(new.suggestionSeconds > 0)
         let old = settings
         settings = new
         asOneSentChange { adopt(candidate) }

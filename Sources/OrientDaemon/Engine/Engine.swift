@@ -79,6 +79,7 @@ package final class Engine {
             supported: settings.supported,
             preferred: settings.preferred
         )
+        _ = policy.setSuggests(settings.suggestionSeconds > 0)
         choices = SavedChoices(store: store, logger: logger)
         if let mode = choices.tabletMode {
             _ = arbiter.setManual(mode)
@@ -114,7 +115,8 @@ package final class Engine {
             seq: publisher.seq,
             tabletMode: arbiter.tabletMode,
             tabletModeSource: arbiter.source,
-            hinge: hinge.angle.map { ($0 * 10).rounded() / 10 }
+            hinge: hinge.angle.map { ($0 * 10).rounded() / 10 },
+            suggestion: policy.suggestion
         )
     }
 
@@ -255,6 +257,16 @@ package final class Engine {
         if change.allowedOrLock { publisher.note(.allowed) }
         if let previous = change.previousDevice { publisher.note(.device, previous: .name(previous.wireName)) }
         if let previous = change.previousInterface { publisher.note(.interface, previous: .name(previous.wireName)) }
+        if let previous = change.previousSuggestion {
+            publisher.note(.suggestion, previous: previous.map { .name($0.wireName) } ?? .none)
+            output.suggestionStands(for: policy.suggestion == nil ? nil : Double(settings.suggestionSeconds))
+        }
+    }
+
+    /// The rotation suggestion's time ran out (`[Policy] SuggestionSec=`): it goes, and is not made again while the
+    /// device stays in that pose.
+    func suggestionTimedOut() {
+        asOneSentChange { record(policy.declineSuggestion()) }
     }
 
     /// Sends the events of the changes made since the last send; connections closed during the send go afterwards.

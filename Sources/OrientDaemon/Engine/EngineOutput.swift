@@ -28,4 +28,7 @@ package protocol EngineOutput: AnyObject {
     /// Whether the hinge counts (``Engine/hasBase``: a working base accelerometer) changed, whether or not tablet
     /// mode changed with it. May come from inside a change: act on it at the loop's next turn.
     func hingeAvailabilityChanged()
+    /// A rotation suggestion appeared or moved to another orientation: call ``Engine/suggestionTimedOut()`` after
+    /// `seconds` unless told again first; nil: it went, the time no longer runs. Comes from inside a change.
+    func suggestionStands(for seconds: Double?)
 }
