@@ -82,6 +82,7 @@ test: deps lint man-tool
 	@echo "== the scripts' harness, then the reliability checks"
 	@$(MAKE) --no-print-directory reliability
 	@$(MAKE) --no-print-directory install-test
+	@$(MAKE) --no-print-directory package-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 	@$(MAKE) --no-print-directory system-test
@@ -96,13 +97,15 @@ install-test: deps man-tool
 	/usr/bin/python3 scripts/install-tests --bin-dir $$($(SWIFT) build --show-bin-path)
 
 # The system tests (scripts/system-tests, as root): the release build installed by make install, then
-# the .deb by apt-get, each in a booted systemd container; one PASS/FAIL line per check.
+# the .deb by apt-get, then Debian's iio-sensor-proxy swapped for orientd-sensorproxy and back with apt-get,
+# each in a booted systemd container; one PASS/FAIL line per check.
 system-test: deps release man-tool
 	@echo "== system tests under systemd (make install, then the .deb)"
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && out=$$(mktemp -d) && status=0 && \
 		{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; } && \
-		deb=$$(find "$$out" -name 'orientd_*.deb') && \
-		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} || status=1; } ; \
+		deb=$$(find "$$out" -name 'orientd_*.deb') && proxy=$$(find "$$out" -name 'orientd-sensorproxy_*.deb') && \
+		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} $${proxy:+--sensorproxy-deb "$$proxy"} || \
+			status=1; } ; \
 		rm -rf "$$out"; exit $$status
 
 # swift format's check, and the licence header at the top of every source file and script.
@@ -154,11 +157,26 @@ install:
 uninstall:
 	scripts/install uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
-# The Debian package orientd_<version>_<arch>.deb in the repository's root, from the release build
-# (BIN_DIR=DIR: binaries already built there); scripts/make-deb says what it holds.
-.PHONY: deb
+# The Debian packages orientd_<version>_<arch>.deb and orientd-sensorproxy_<version>_all.deb (which
+# replaces iio-sensor-proxy) in the repository's root, from the release build (BIN_DIR=DIR: binaries
+# already built there); scripts/make-deb says what they hold.
+.PHONY: deb packages arch rpm package-test
 deb: $(if $(BIN_DIR),,release) man-tool
 	scripts/make-deb --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
+
+# Every package in packages/: the two .deb files, the Arch packages (makepkg --nodeps on
+# packaging/arch/PKGBUILD) and the RPMs (rpmbuild --nodeps on packaging/rpm/orientd.spec, then rpmlint),
+# from a git archive of the checkout and the release binaries (BIN_DIR=DIR: built there); `make arch` and
+# `make rpm` build one kind. scripts/make-packages says how.
+packages arch rpm: deps $(if $(BIN_DIR),,release) man-tool
+	scripts/make-packages --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" \
+		$(filter-out packages,$@)
+
+# Each package's file list against make install's manifest, and the replacement's metadata and scripts
+# (scripts/package-tests; one PASS/FAIL line per check). make test runs it.
+package-test: packages
+	/usr/bin/python3 scripts/package-tests --dir packages \
+		--bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
 
 # The figure sheet (docs/performance.md): the release daemon on an emulated accelerometer.
 .PHONY: perf
