@@ -19,8 +19,8 @@ build:
 
 # The release binaries that install and the package ship: static Swift standard library.
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib
+	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:
