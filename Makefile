@@ -56,8 +56,9 @@ check: man-tool
 		--skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
 
 # Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
-# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, a short
-# fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
+# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, the
+# packages (make packages: .deb, Arch, RPM) checked against make install's files, a short fuzz run and the
+# system tests. The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
 # arming it again, so no Task.sleep in the process ever woke (seen in the descriptors run-swift-tests prints; one
