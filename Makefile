@@ -57,8 +57,8 @@ check: man-tool
 
 # Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
 # and every reliability check at its full counts (make reliability, about 2 minutes), the install check, the
-# packages (make packages: .deb, Arch, RPM) checked against make install's files, a short fuzz run and the
-# system tests. The unit targets run first, in a process of their own, then every other target
+# packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
+# devices, a short fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
 # arming it again, so no Task.sleep in the process ever woke (seen in the descriptors run-swift-tests prints; one
@@ -84,6 +84,7 @@ test: deps lint man-tool
 	@$(MAKE) --no-print-directory reliability
 	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory package-test
+	@$(MAKE) --no-print-directory udev-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 	@$(MAKE) --no-print-directory system-test
@@ -178,6 +179,12 @@ packages arch rpm: deps $(if $(BIN_DIR),,release) man-tool
 package-test: packages
 	/usr/bin/python3 scripts/package-tests --dir packages \
 		--bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
+
+# Which devices systemd/61-orientd.rules, and orientd-sensorproxy's 61-orientd-sensorproxy.rules beside it,
+# start orientd for: umockdev's devices through udevadm test (scripts/udev-rules-tests, as root). make test runs it.
+.PHONY: udev-test
+udev-test: deps
+	/usr/bin/python3 scripts/udev-rules-tests
 
 # The figure sheet (docs/performance.md): the release daemon on an emulated accelerometer.
 .PHONY: perf
