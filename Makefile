@@ -19,8 +19,8 @@ build:
 
 # The release binaries that install and the package ship: static Swift standard library.
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib
+	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:
@@ -56,8 +56,9 @@ check: man-tool
 		--skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
 
 # Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
-# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, a short
-# fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
+# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, the
+# packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
+# devices, a short fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
 # arming it again, so no Task.sleep in the process ever woke (seen in the descriptors run-swift-tests prints; one
@@ -82,6 +83,8 @@ test: deps lint man-tool
 	@echo "== the scripts' harness, then the reliability checks"
 	@$(MAKE) --no-print-directory reliability
 	@$(MAKE) --no-print-directory install-test
+	@$(MAKE) --no-print-directory package-test
+	@$(MAKE) --no-print-directory udev-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 	@$(MAKE) --no-print-directory system-test
@@ -96,13 +99,15 @@ install-test: deps man-tool
 	/usr/bin/python3 scripts/install-tests --bin-dir $$($(SWIFT) build --show-bin-path)
 
 # The system tests (scripts/system-tests, as root): the release build installed by make install, then
-# the .deb by apt-get, each in a booted systemd container; one PASS/FAIL line per check.
+# the .deb by apt-get, then Debian's iio-sensor-proxy swapped for orientd-sensorproxy and back with apt-get,
+# each in a booted systemd container; one PASS/FAIL line per check.
 system-test: deps release man-tool
 	@echo "== system tests under systemd (make install, then the .deb)"
 	@bin=$$($(SWIFT) build -c release --show-bin-path) && out=$$(mktemp -d) && status=0 && \
 		{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; } && \
-		deb=$$(find "$$out" -name 'orientd_*.deb') && \
-		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} || status=1; } ; \
+		deb=$$(find "$$out" -name 'orientd_*.deb') && proxy=$$(find "$$out" -name 'orientd-sensorproxy_*.deb') && \
+		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} $${proxy:+--sensorproxy-deb "$$proxy"} || \
+			status=1; } ; \
 		rm -rf "$$out"; exit $$status
 
 # swift format's check, and the licence header at the top of every source file and script.
@@ -154,11 +159,32 @@ install:
 uninstall:
 	scripts/install uninstall --prefix "$(PREFIX)" --destdir "$(DESTDIR)"
 
-# The Debian package orientd_<version>_<arch>.deb in the repository's root, from the release build
-# (BIN_DIR=DIR: binaries already built there); scripts/make-deb says what it holds.
-.PHONY: deb
+# The Debian packages orientd_<version>_<arch>.deb and orientd-sensorproxy_<version>_all.deb (which
+# replaces iio-sensor-proxy) in the repository's root, from the release build (BIN_DIR=DIR: binaries
+# already built there); scripts/make-deb says what they hold.
+.PHONY: deb packages arch rpm package-test
 deb: $(if $(BIN_DIR),,release) man-tool
 	scripts/make-deb --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
+
+# Every package in packages/: the two .deb files, the Arch packages (makepkg --nodeps on
+# packaging/arch/PKGBUILD) and the RPMs (rpmbuild --nodeps on packaging/rpm/orientd.spec, then rpmlint),
+# from a git archive of the checkout and the release binaries (BIN_DIR=DIR: built there); `make arch` and
+# `make rpm` build one kind. scripts/make-packages says how.
+packages arch rpm: deps $(if $(BIN_DIR),,release) man-tool
+	scripts/make-packages --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" \
+		$(filter-out packages,$@)
+
+# Each package's file list against make install's manifest, and the replacement's metadata and scripts
+# (scripts/package-tests; one PASS/FAIL line per check). make test runs it.
+package-test: packages
+	/usr/bin/python3 scripts/package-tests --dir packages \
+		--bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
+
+# Which devices systemd/61-orientd.rules, and orientd-sensorproxy's 61-orientd-sensorproxy.rules beside it,
+# start orientd for: umockdev's devices through udevadm test (scripts/udev-rules-tests, as root). make test runs it.
+.PHONY: udev-test
+udev-test: deps
+	/usr/bin/python3 scripts/udev-rules-tests
 
 # The figure sheet (docs/performance.md): the release daemon on an emulated accelerometer.
 .PHONY: perf
