@@ -40,7 +40,7 @@ struct Orientd: ParsableCommand {
             report, include the output of 'orientd sensors' and a trace from 'orientd record'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self],
+        subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self, Calibrate.self],
         defaultSubcommand: Run.self
     )
 
@@ -50,6 +50,7 @@ struct Orientd: ParsableCommand {
         case let command as Sensors: command.sensor.verbose
         case let command as Record: command.sensor.verbose
         case let command as Run: command.sensor.verbose
+        case let command as Calibrate: command.verbose
         default: false
         }
     }
