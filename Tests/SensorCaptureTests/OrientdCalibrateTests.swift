@@ -386,6 +386,30 @@ extension EmulatedDeviceTests {
             #expect(!FileManager.default.fileExists(atPath: root), "nothing written")
         }
 
+        /// `orientd sensors` says when a matrix cannot be right: the duplicated axis of a hand-written hwdb entry (the
+        /// Bush tablet's in 60-sensor.hwdb), a row of zeros; nothing for a right one.
+        @Test(arguments: [
+            ("1, 0, 0; 0, -1, 0; 1, 0, 0", "reads the same raw axis in rows 1 and 3"),
+            ("0, 1, 0; 0, 0, 0; 0, 0, 1", "all zeros"),
+            ("0, 1, 0; 1, 0, 0; 0, 0, 1", nil),
+        ])
+        func sensorsSaysWhenTheAxesCannotBeRight(matrix: String, problem: String?) async throws {
+            var fixture = AccelerometerFixture()
+            fixture.mountMatrices = [.udev: matrix]
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let child = try ChildProcess.orientd(["sensors"], testbed: testbed)
+            await child.wait()
+            #expect(child.exitStatus == .exited(0), "\(child.report)")
+            let axes = OrientdSensorsTests.field(child.outputText, device: "iio:device0", "axes")
+            if let problem {
+                #expect(axes?.contains(problem) == true, "\(child.outputText)")
+                #expect(axes?.contains("run 'orientd calibrate'") == true, "\(child.outputText)")
+            } else {
+                #expect(axes == nil, "\(child.outputText)")
+            }
+        }
+
         @Test func withoutAnAccelerometerItSaysSo() async throws {
             let child = try ChildProcess.orientd(["calibrate", "--json", "--apply", "no"], testbed: Testbed())
             #expect(await child.wait() == .exited(1))
