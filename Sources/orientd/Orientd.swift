@@ -36,8 +36,10 @@ struct Orientd: ParsableCommand {
             only while a program is listening. orientctl is its client.
 
             To try it without root: 'orientd run --socket /tmp/orientd.sock --state-dir \
-            /tmp/orientd-state', then 'orientctl --socket /tmp/orientd.sock watch'. For a bug \
-            report, include the output of 'orientd sensors' and a trace from 'orientd record'.
+            /tmp/orientd-state', then 'orientctl --socket /tmp/orientd.sock watch'. If the screen \
+            turns the wrong way, 'sudo orientd calibrate' finds the accelerometer's mount matrix from \
+            a few poses and applies it. For a bug report, include the output of 'orientd sensors' \
+            and a trace from 'orientd record'.
             """,
         version: OrientdVersion.current,
         subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self, Calibrate.self],
