@@ -92,6 +92,9 @@ public struct AxesCheck: Sendable {
             + "a sensor mounted along the panel's axes never needs one; run 'orientd calibrate'"
     }
 
+    /// Whether findings wait to be taken (no allocation: for the hot path).
+    public var hasFindings: Bool { !findings.isEmpty }
+
     /// Takes the findings made so far.
     public mutating func takeFindings() -> [Finding] {
         defer { findings.removeAll(keepingCapacity: true) }
