@@ -119,9 +119,8 @@ public struct AxesCheck: Sendable {
         if base.still, abs(base.time - time) < 0.5 {
             let b = base.mean
             if abs(b.x) > 0.6 * g {
-                let components = [d.x, d.y, d.z]
                 let (index, value) = d.dominantAxis
-                if abs(value - b.x) < 0.3 * g || abs(value + b.x) < 0.3 * g, abs(components[index]) > 0.5 * g {
+                if abs(value - b.x) < 0.3 * g || abs(value + b.x) < 0.3 * g, abs(value) > 0.5 * g {
                     let same = (value > 0) == (b.x > 0)
                     hingeVotes[index * 2 + (same ? 0 : 1)] += dt
                 }

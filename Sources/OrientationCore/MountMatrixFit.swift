@@ -80,12 +80,10 @@ extension Vector3 {
         Vector3(x: x - other.x, y: y - other.y, z: z - other.z)
     }
 
-    /// The index (0 for x, 1 for y, 2 for z) of the largest component by size, and that component.
+    /// The index (0 for x, 1 for y, 2 for z) of the largest component by size, and that component (no allocation).
     public var dominantAxis: (index: Int, value: Double) {
-        let values = [x, y, z]
-        var best = 0
-        for index in 1..<3 where abs(values[index]) > abs(values[best]) { best = index }
-        return (best, values[best])
+        if abs(x) >= abs(y) && abs(x) >= abs(z) { return (0, x) }
+        return abs(y) >= abs(z) ? (1, y) : (2, z)
     }
 }
 
