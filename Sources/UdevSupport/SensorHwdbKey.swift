@@ -109,6 +109,14 @@ extension Udev {
         return udev_device_get_sysattr_value(dmi, "modalias").map { String(cString: $0) }
     }
 
+    /// The attributes of the machine's DMI device (`/sys/class/dmi/id`), sorted by name; none without DMI.
+    package func machineAttributes() -> [(String, String)] {
+        guard let dmi = udev_device_new_from_subsystem_sysname(handle, "dmi", "id") else { return [] }
+        defer { udev_device_unref(dmi) }
+        guard let syspath = udev_device_get_syspath(dmi).map({ String(cString: $0) }) else { return [] }
+        return attributes(ofSyspath: syspath)
+    }
+
     /// Every sysfs attribute of the device at `syspath` that udev lists, with its value (for reports).
     package func attributes(ofSyspath syspath: String) -> [(String, String)] {
         guard let device = udev_device_new_from_syspath(handle, syspath) else { return [] }

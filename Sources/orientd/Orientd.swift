@@ -42,7 +42,9 @@ struct Orientd: ParsableCommand {
             and a trace from 'orientd record'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self, Calibrate.self],
+        subcommands: [
+            Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self, Calibrate.self, Report.self,
+        ],
         defaultSubcommand: Run.self
     )
 
