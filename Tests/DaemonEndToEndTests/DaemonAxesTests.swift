@@ -20,6 +20,32 @@ extension EmulatedDeviceTests {
     /// 60-sensor.hwdb): said once in the journal when the sensor starts, and in `status` and `orientctl status`,
     /// each saying to run `orientd calibrate`.
     @Suite struct DaemonAxesTests {
+        /// A new hwdb entry applied while the daemon captures (the property changed, a `change` uevent): the new
+        /// matrix is used without a restart.
+        @Test func aNewMatrixFromUdevIsTakenWithoutARestart() async throws {
+            var fixture = AccelerometerFixture()
+            fixture.mountMatrices = [.udev: "1, 0, 0; 0, 1, 0; 0, 0, 1"]
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let sandbox = try DaemonSandbox()
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            defer { daemon.process.terminate() }
+            let client = try daemon.connect()
+            _ = try await client.call("begin")
+            await daemon.waitForBufferEnable("1", fixture)
+            #expect(try await client.call("status").result?["sensor"]?["matrix"]?.string == "1, 0, 0; 0, 1, 0; 0, 0, 1")
+
+            try testbed.setProperty(fixture.syspath, "ACCEL_MOUNT_MATRIX", "0, -1, 0; 1, 0, 0; 0, 0, 1")
+            try testbed.uevent(fixture.syspath, action: "change")
+            _ = await daemon.log(showing: "the mount matrix changed")
+            let status = try await client.call("status").result
+            #expect(
+                status?["sensor"]?["matrix"]?.string == "0, -1, 0; 1, 0, 0; 0, 0, 1",
+                "\(String(describing: status))"
+            )
+            #expect(status?["sensor"]?["status"]?.string == "active")
+        }
+
         @Test func anImpossibleMatrixIsSaidInTheJournalAndTheStatus() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "1, 0, 0; 0, -1, 0; 1, 0, 0"]
