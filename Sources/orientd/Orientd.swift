@@ -65,7 +65,10 @@ struct Orientd: ParsableCommand {
         Signals.blockHandled()
         do {
             var command = try parseAsRoot()
-            let level: Logger.Level = Self.verbose(command) ? .debug : .info
+            // A calibration talks to a person: its sensors' routine messages (the identity matrix it reads raw
+            // readings with, no base accelerometer) would only confuse; warnings and errors still show.
+            let level: Logger.Level =
+                Self.verbose(command) ? .debug : command is Calibrate || command is Report ? .warning : .info
             LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
             try command.run()
         } catch {
