@@ -146,7 +146,11 @@ struct Calibrate: ParsableCommand {
                 base.stop()
             }
         }
-        let scaled = chosen.scaleSource != "none" && (baseChosen.map { $0.scaleSource != "none" } ?? true)
+        // Readings in m/s² are checked against 9.81; raw counts, or a guessed scale, against the first pose's size.
+        let isScaled = { (accelerometer: Accelerometer) in
+            accelerometer.scaleSource != "none" && !accelerometer.scaleSource.hasPrefix("default")
+        }
+        let scaled = isScaled(chosen) && (baseChosen.map(isScaled) ?? true)
         let plan = CalibrationPlan(withBase: baseChosen != nil)
         run.begin(session: CalibrationSession(plan: plan, gravity: scaled ? 9.80665 : nil))
         let code: Int32

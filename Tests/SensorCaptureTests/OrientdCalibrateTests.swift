@@ -417,6 +417,25 @@ extension EmulatedDeviceTests {
             #expect(otherQuery.output.contains("ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1"), "\(otherQuery.output)")
         }
 
+        /// `--apply config`: MountMatrix= in a drop-in of orientd's configuration (under the root), read back as the
+        /// effective configuration; no hwdb file.
+        @Test func applyConfigWritesADropIn() async throws {
+            let truth = [[0, 1, 0], [1, 0, 0], [0, 0, -1]]
+            let machine = Self.hidSensor(truth: truth, buffered: false)
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-config-\(UUID())").path
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let (driver, _) = try await Self.calibrate(machine, ["--poll", "--apply", "config", "--hwdb-root", root])
+            #expect(driver.child.exitStatus == .exited(0), "\(driver.child.report)")
+            let line = try #require(driver.resultLine, "\(driver.child.report)")
+            let file = root + "/etc/orientd/orientd.conf.d/60-calibration.conf"
+            #expect(line["applied"] as? String == "config")
+            #expect(line["file"] as? String == file)
+            #expect(line["verified"] as? Bool == true)
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(text.contains("[Sensor]\nMountMatrix=0, 1, 0; 1, 0, 0; 0, 0, -1\n"), "\(text)")
+            #expect(!FileManager.default.fileExists(atPath: root + "/etc/udev"), "no hwdb file")
+        }
+
         /// A Chromebook convertible: both accelerometers, each with its label in the key.
         @Test func aConvertibleGivesBothHiddenMatrices() async throws {
             let displayTruth = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]
