@@ -162,6 +162,31 @@ import Testing
         }
     }
 
+    /// One accelerometer and a switch that says laptop mode: a display reading sideways, still, for minutes is a
+    /// finding; not when nothing says laptop mode, not when it stands upright, not before minutes have passed (a
+    /// laptop read like a book for a while).
+    @Test func oneAccelerometerInLaptopModeForMinutes() {
+        func run(_ reading: Vector3, laptop: Bool?, seconds: Double) -> [AxesCheck.Finding] {
+            var check = AxesCheck()
+            check.laptopMode = laptop
+            var found: [AxesCheck.Finding] = []
+            var time = 0.0
+            while time < seconds {
+                check.update(Sample(time: time, acceleration: reading), from: .display)
+                found += check.takeFindings()
+                time += 0.1
+            }
+            return found
+        }
+        let sideways = Vector3(x: 9.2, y: 0, z: 3.35)
+        let upright = Vector3(x: 0, y: -9.2, z: 3.35)
+        #expect(run(sideways, laptop: true, seconds: 400).map(\.kind) == [.notUpright])
+        #expect(run(sideways, laptop: true, seconds: 200).isEmpty, "a few minutes as a book")
+        #expect(run(sideways, laptop: nil, seconds: 400).isEmpty)
+        #expect(run(sideways, laptop: false, seconds: 400).isEmpty, "in tablet mode any pose is right")
+        #expect(run(upright, laptop: true, seconds: 400).isEmpty)
+    }
+
     /// Wrong base matrices that move its hinge axis.
     static let wrongBases: [[[Double]]] = [
         [[0, -1, 0], [1, 0, 0], [0, 0, 1]],

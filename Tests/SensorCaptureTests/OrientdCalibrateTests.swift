@@ -526,6 +526,21 @@ extension EmulatedDeviceTests {
             }
         }
 
+        /// `--device` naming a convertible's base accelerometer: refused, since its poses are the display's.
+        @Test func theBaseAloneIsRefused() async throws {
+            let machine = Self.crosEC(display: Self.rotated, base: Self.rotated)
+            let testbed = Testbed()
+            try machine.add(to: testbed)
+            let child = try ChildProcess.orientd(
+                ["calibrate", "--json", "--apply", "no", "--device", "iio:device1"],
+                testbed: testbed
+            )
+            #expect(await child.wait() == .exited(1), "\(child.report)")
+            let line = try #require(child.outputLines.last)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect((object?["error"] as? String)?.contains("base accelerometer") == true, "\(child.report)")
+        }
+
         @Test func withoutAnAccelerometerItSaysSo() async throws {
             let child = try ChildProcess.orientd(["calibrate", "--json", "--apply", "no"], testbed: Testbed())
             #expect(await child.wait() == .exited(1))
