@@ -27,11 +27,14 @@ public struct CalibrationStep: Sendable, Hashable {
     public var display: Vector3?
     /// The base accelerometer's reading in this pose, in units of g, once calibrated.
     public var base: Vector3?
+    /// What to do where the instruction does not fit every machine, for people.
+    public var hint: String?
 
-    public init(say: String, display: Vector3?, base: Vector3?) {
+    public init(say: String, display: Vector3?, base: Vector3?, hint: String? = nil) {
         self.say = say
         self.display = display
         self.base = base
+        self.hint = hint
     }
 
     /// The expected reading of `sensor`, or nil when this pose does not use it.
@@ -89,7 +92,8 @@ public struct CalibrationPlan: Sendable, Hashable {
                 CalibrationStep(
                     say: "Hold it so that the screen lies flat, facing the ceiling",
                     display: up,
-                    base: nil
+                    base: nil,
+                    hint: "or open the lid flat on the table, if it opens that far"
                 ),
                 CalibrationStep(
                     say: "Hold it so that the keyboard stands upright facing you, the hinge at the top",
@@ -99,11 +103,18 @@ public struct CalibrationPlan: Sendable, Hashable {
             ]
         } else {
             steps = [
-                CalibrationStep(say: "Lay it flat on a table, screen up", display: up, base: nil),
+                CalibrationStep(
+                    say: "Lay it flat on a table, screen up",
+                    display: up,
+                    base: nil,
+                    hint: "a laptop whose lid does not open flat: hold it so that the screen faces the ceiling"
+                ),
                 CalibrationStep(
                     say: "Hold it upright in front of you, screen facing you",
                     display: upright,
-                    base: nil
+                    base: nil,
+                    hint:
+                        "upright as the maker's logo stands at power-on: on a tablet with a portrait panel, in portrait"
                 ),
                 CalibrationStep(
                     say: "Turn it a quarter turn clockwise, so that its left edge points up, screen still facing you",

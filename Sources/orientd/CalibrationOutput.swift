@@ -77,7 +77,7 @@ final class CalibrationOutput {
                 }
             }
         }
-        say("Step \(index + 1) of \(plan.steps.count): \(step.say).")
+        say("Step \(index + 1) of \(plan.steps.count): \(step.say)." + (step.hint.map { " (\($0).)" } ?? ""))
     }
 
     /// The pose was taken.
