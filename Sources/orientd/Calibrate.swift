@@ -115,6 +115,9 @@ struct Calibrate: ParsableCommand {
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
         let base = AccelerometerSensor(loop: loop, options: baseOptions, logger: baseLogger, delegate: run)
+        run.lastError = { [unowned display, unowned base] location in
+            location == .base ? base.lastError : display.lastError
+        }
         var sources: [AnyObject] = []
         do {
             for signal in Signals.handled {

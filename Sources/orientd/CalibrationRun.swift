@@ -28,6 +28,8 @@ final class CalibrationRun: AccelerometerSensorDelegate {
     private(set) var failure: String?
 
     private let stepTimeout: Double
+    /// The last error of the sensor at a location, to say why it cannot be read.
+    var lastError: (SensorLocation) -> String? = { _ in nil }
 
     init(loop: EventLoop, output: CalibrationOutput, stepTimeout: Double) {
         self.loop = loop
@@ -79,6 +81,18 @@ final class CalibrationRun: AccelerometerSensorDelegate {
         case .failed(let why):
             end(failure: why)
         }
+    }
+
+    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+        guard session != nil, current == .failed || current == .absent else { return }
+        let name = location == .base ? "the base accelerometer" : "the accelerometer"
+        let why = lastError(location).map { ": \($0)" } ?? ""
+        end(
+            failure: current == .absent
+                ? "\(name) went away\(why); nothing written"
+                : "\(name) cannot be read\(why). Some drivers refuse raw readings while orientd reads their "
+                    + "buffer for a client: stop the clients or 'systemctl stop orientd', calibrate, and start it again"
+        )
     }
 
     private func showProgress(_ session: CalibrationSession) {

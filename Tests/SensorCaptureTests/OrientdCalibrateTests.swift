@@ -526,6 +526,22 @@ extension EmulatedDeviceTests {
             }
         }
 
+        /// The accelerometer removed during the calibration: an error at once, nothing written.
+        @Test func anAccelerometerThatGoesEndsItAtOnce() async throws {
+            let machine = Self.hidSensor(truth: Self.rotated, buffered: false)
+            let testbed = Testbed()
+            try machine.add(to: testbed)
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-hwdb-\(UUID())").path
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let driver = try CalibrationDriver(machine, testbed: testbed, arguments: ["--hwdb-root", root, "--poll"])
+            #expect(await driver.child.waitUntil("the first step") { !driver.asked.isEmpty })
+            try testbed.removeDevice(machine.display.fixture.syspath, announce: true)
+            #expect(await driver.child.wait() == .exited(1), "\(driver.child.report)")
+            let error = try #require(driver.lines.last?["error"] as? String, "\(driver.child.report)")
+            #expect(error.contains("went away"), "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: root), "nothing written")
+        }
+
         /// `--device` naming a convertible's base accelerometer: refused, since its poses are the display's.
         @Test func theBaseAloneIsRefused() async throws {
             let machine = Self.crosEC(display: Self.rotated, base: Self.rotated)
