@@ -71,7 +71,7 @@ final class CalibrationOutput {
             json.member("say", step.say)
             json.key("expect")
             json.object { json in
-                for sensor in plan.sensors {
+                for sensor in CalibratedSensor.allCases {
                     json.key(Name(sensor.rawValue))
                     Self.write(step.expected(sensor), to: &json)
                 }
@@ -86,7 +86,7 @@ final class CalibrationOutput {
             json.member("step", index + 1)
             json.key("held")
             json.object { json in
-                for sensor in plan.sensors {
+                for sensor in CalibratedSensor.allCases {
                     json.key(Name(sensor.rawValue))
                     Self.write(readings[sensor], to: &json)
                 }

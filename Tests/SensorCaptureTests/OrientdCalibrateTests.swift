@@ -360,6 +360,12 @@ extension EmulatedDeviceTests {
             #expect(line["file"] is NSNull)
             // Three steps asked, each held once; the held readings are raw (before any matrix), in m/s².
             #expect(driver.asked.count == 3)
+            let firstStep = try #require(driver.asked.first)
+            #expect(firstStep["step"] as? Int == 1 && firstStep["of"] as? Int == 3)
+            let expect = try #require(firstStep["expect"] as? [String: Any])
+            #expect(expect["display"] as? [Double] == [0, 0, 1], "\(firstStep)")
+            #expect(expect["base"] is NSNull, "CLI.md: base is null on a machine without one: \(firstStep)")
+            #expect(firstStep["say"] as? String == "Lay it flat on a table, screen up")
             let held = driver.lines.filter { $0["held"] != nil }
             #expect(held.count == 3)
             let first = try #require((held.first?["held"] as? [String: Any])?["display"] as? [Double])
