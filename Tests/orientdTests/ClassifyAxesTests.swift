@@ -64,4 +64,28 @@ struct ClassifyAxesTests {
         let upright = try #require(found.first { ($0["finding"] as? String)?.contains("upside down") == true })
         #expect(upright["suggested"] as? String == "-1, 0, 0; 0, -1, 0; 0, 0, 1", "\(found)")
     }
+
+    /// The evaluation's own scenarios (one accelerometer, right axes): no finding in any.
+    @Test(.enabled(if: EvaluationKit.isPresent, EvaluationKit.absence))
+    func theEvaluationScenariosGiveNoFinding() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (python, prefix) = ClassifierEvaluationTests.python
+        let simulator = EvaluationKit.folder.appendingPathComponent("orient_sim.py")
+        let generated = try CommandRunner.run(
+            python,
+            prefix + [simulator.path, "generate", "--out", folder.path, "--rate", "25", "--reps", "1"]
+        )
+        try #require(generated.status == 0, "\(generated.standardError)")
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".csv") }
+        #expect(!traces.isEmpty)
+        for trace in traces {
+            let result = try CommandRunner.run(
+                try CommandRunner.orientd(),
+                ["classify", folder.appendingPathComponent(trace).path]
+            )
+            #expect(result.status == 0, "\(trace): \(result.standardError)")
+            #expect(!result.standardOutput.contains("\"axes\""), "\(trace): \(result.standardOutput)")
+        }
+    }
 }
