@@ -94,6 +94,15 @@ public struct CalibrationSession: Sendable {
         }
         let index = current
         for (used, mean) in readings.sorted(by: { $0.key.rawValue > $1.key.rawValue }) {
+            let scale = gravity ?? mean.magnitude
+            if let drift = holds[used]?.drift, drift > 0.05 * scale {
+                holds[used]?.refuse(mean)
+                return .refused(
+                    index: index,
+                    why: "it moved while it was held (by \(Int((drift / scale * 100).rounded())) % of 1 g): "
+                        + "rest it, or hold it still against something"
+                )
+            }
             if let why = problem(with: mean, of: used) {
                 holds[used]?.refuse(mean)
                 return .refused(index: index, why: why)

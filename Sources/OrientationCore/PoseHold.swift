@@ -39,6 +39,9 @@ public struct PoseHold: Sendable {
 
     private var sum = Vector3.zero
     private var count = 0
+    /// The sum of the run's first readings, to tell a slow drift (each reading near the mean, the mean moving).
+    private var firstSum = Vector3.zero
+    private static let firstCount = 5
     private var start = 0.0
     private var last = 0.0
     private var avoided: [Vector3] = []
@@ -55,6 +58,13 @@ public struct PoseHold: Sendable {
 
     /// The run's mean.
     public var mean: Vector3? { count == 0 ? nil : sum.scaled(by: 1 / Double(count)) }
+
+    /// How far, in the readings' unit, the run's mean moved from its first readings' mean: a machine turned slowly
+    /// while "held" (each reading near the mean, the mean drifting).
+    public var drift: Double {
+        guard let mean, count > Self.firstCount else { return 0 }
+        return firstSum.scaled(by: 1 / Double(Self.firstCount)).minus(mean).magnitude
+    }
 
     /// Readings near this pose, already taken, are not taken again: the next pose is another one.
     public mutating func avoid(_ reading: Vector3) {
@@ -81,12 +91,16 @@ public struct PoseHold: Sendable {
             if reading.minus(mean).magnitude <= stillTolerance * scale {
                 sum = Vector3(x: sum.x + reading.x, y: sum.y + reading.y, z: sum.z + reading.z)
                 count += 1
+                if count <= Self.firstCount {
+                    firstSum = Vector3(x: firstSum.x + reading.x, y: firstSum.y + reading.y, z: firstSum.z + reading.z)
+                }
                 last = time
                 return
             }
         }
         if count > 0 { refused = nil }
         sum = reading
+        firstSum = reading
         count = 1
         start = time
         last = time

@@ -184,6 +184,25 @@ struct PosePlayer {
         #expect(why.contains("45°"), "\(why)")
     }
 
+    /// Turned slowly while "held": every reading near the mean of the run, the mean drifting; refused.
+    @Test func aSlowTurnWhileHeldIsRefused() throws {
+        var session = CalibrationSession(plan: CalibrationPlan(withBase: false), gravity: 9.80665)
+        var events: [CalibrationSession.Event] = []
+        var angle = 0.0
+        for tick in 0..<40 {
+            // 0.25° a tick: 10° in 2 s, 0.04 g a tick from the previous reading.
+            angle += 0.25
+            let radians = angle * Double.pi / 180
+            let reading = Vector3(x: 0, y: -9.80665 * radians, z: 9.80665 * (1 - radians * radians / 2))
+            if let event = session.add(reading, of: .display, at: Double(tick) * 0.05) { events.append(event) }
+        }
+        guard case .refused(0, let why) = events.first else {
+            Issue.record("not refused: \(events)")
+            return
+        }
+        #expect(why.contains("moved while it was held"), "\(why)")
+    }
+
     @Test func aMovingDeviceIsNeverTaken() throws {
         var player = PosePlayer(session: CalibrationSession(plan: CalibrationPlan(withBase: false), gravity: 9.80665))
         for _ in 0..<40 { player.shake([.display]) }
