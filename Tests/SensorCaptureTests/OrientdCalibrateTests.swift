@@ -107,7 +107,12 @@ final class CalibrationDriver {
             } else if sensor.buffered {
                 timestamp += 50_000_000
                 try testbed.write(
-                    sensor.fixture.encodeScan(x: raw.x, y: raw.y, z: raw.z, timestamp: timestamp),
+                    sensor.fixture.encodeScan(
+                        x: raw.x,
+                        y: raw.y,
+                        z: raw.z,
+                        timestamp: sensor.fixture.timestamp == nil ? nil : timestamp
+                    ),
                     to: sensor.fixture.deviceNode
                 )
             } else {
@@ -196,15 +201,18 @@ extension EmulatedDeviceTests {
             )
         }
 
-        /// A Chromebook convertible: cros-ec-accel with `label` in the lid and in the base, `scale`, no trigger.
-        static func crosEC(display: [[Int]], base: [[Int]]) -> CalibrationMachine {
+        /// A Chromebook convertible: cros-ec-accel with `label` in the lid and in the base, `scale`, no trigger;
+        /// polled, or buffered (the EC's FIFO, with timestamps).
+        static func crosEC(display: [[Int]], base: [[Int]], buffered: Bool = false) -> CalibrationMachine {
             func sensor(_ number: Int, label: String, truth: [[Int]]) -> CalibrationMachine.Sensor {
                 var fixture = AccelerometerFixture()
                 fixture.deviceNumber = number
                 fixture.name = "cros-ec-accel"
                 fixture.trigger = .none
-                fixture.capture = .pollOnly
-                fixture.timestamp = nil
+                if !buffered {
+                    fixture.capture = .pollOnly
+                    fixture.timestamp = nil
+                }
                 fixture.scale = .device("0.000598")
                 fixture.locations = [.label: label]
                 let parent =
@@ -215,7 +223,8 @@ extension EmulatedDeviceTests {
                     fixture: fixture,
                     parent: "P: \(parent)\nE: SUBSYSTEM=platform\nA: modalias=platform:cros-ec-accel\\n\n",
                     truth: truth,
-                    countsPerG: 9.80665 / 0.000598
+                    countsPerG: 9.80665 / 0.000598,
+                    buffered: buffered
                 )
             }
             var machine = CalibrationMachine(
@@ -327,10 +336,11 @@ extension EmulatedDeviceTests {
             let testbed = Testbed()
             try machine.add(to: testbed)
             let driver = try CalibrationDriver(machine, testbed: testbed, arguments: arguments)
-            if machine.display.buffered && machine.display.input == nil {
+            for sensor in [machine.display] + (machine.base.map { [$0] } ?? [])
+            where sensor.buffered && sensor.input == nil {
                 #expect(
                     await driver.child.waitUntil("the buffer is enabled") {
-                        (try? testbed.attribute(machine.display.fixture.syspath, "buffer/enable")) == "1"
+                        (try? testbed.attribute(sensor.fixture.syspath, "buffer/enable")) == "1"
                     }
                 )
             }
@@ -442,11 +452,12 @@ extension EmulatedDeviceTests {
             #expect(!FileManager.default.fileExists(atPath: root + "/etc/udev"), "no hwdb file")
         }
 
-        /// A Chromebook convertible: both accelerometers, each with its label in the key.
-        @Test func aConvertibleGivesBothHiddenMatrices() async throws {
+        /// A Chromebook convertible: both accelerometers, polled or buffered, each with its label in the key.
+        @Test(arguments: [false, true])
+        func aConvertibleGivesBothHiddenMatrices(buffered: Bool) async throws {
             let displayTruth = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]
             let baseTruth = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
-            let machine = Self.crosEC(display: displayTruth, base: baseTruth)
+            let machine = Self.crosEC(display: displayTruth, base: baseTruth, buffered: buffered)
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-hwdb-\(UUID())").path
             defer { try? FileManager.default.removeItem(atPath: root) }
             let (driver, _) = try await Self.calibrate(machine, ["--hwdb-root", root])
