@@ -51,6 +51,8 @@ public final class AccelerometerSensor {
     private var usableSamples = 0
     /// A re-validation asked for from inside the capture's callback, run at the next loop iteration.
     private var pendingRevalidation: TimerSource?
+    /// A look at the matrix after a `change` uevent of the device (a hwdb entry applied), at the loop's next turn.
+    private var pendingMatrixCheck: TimerSource?
     /// The unusable readings (zero or saturated) since the last usable one: what, since when, whether logged.
     private var anomaly: (quality: ReadingQuality, since: Double, reported: Bool)?
     /// The reason a base accelerometer was last refused for, so that it is said once.
@@ -471,6 +473,10 @@ public final class AccelerometerSensor {
                 refreshDiscovery()
                 return
             }
+            if action == .change, sysname == accelerometer?.id {
+                matrixMayHaveChanged()
+                return
+            }
             guard case .absent = lifecycle.phase else { return }
             // Let the device settle (attributes appear with the event), then look again.
             pendingDiscovery = try? loop.addTimer(at: loop.now + 0.1) { [unowned self] in
@@ -482,6 +488,33 @@ public final class AccelerometerSensor {
         }
     }
 
+    /// udev changed the device (`udevadm trigger` after a new hwdb entry): a new `ACCEL_MOUNT_MATRIX` is taken without
+    /// a restart of the daemon; while capturing, the capture starts again with it. A configured matrix wins anyway.
+    private func matrixMayHaveChanged() {
+        guard options.mountMatrix == nil, let current = accelerometer else { return }
+        if case .stopped = lifecycle.phase {
+            refreshDiscovery()
+            return
+        }
+        guard case .capturing = lifecycle.phase, pendingMatrixCheck == nil else { return }
+        pendingMatrixCheck = try? loop.addNextTurnAction { [unowned self] in
+            self.pendingMatrixCheck = nil
+            guard case .capturing = self.lifecycle.phase,
+                let found = try? AccelerometerDiscovery.discover(uri: self.options.uri, device: current.id)
+                    .accelerometers.first(where: { $0.id == current.id }),
+                found.calibration.matrix != self.accelerometer?.calibration.matrix
+            else { return }
+            self.logger.notice(
+                "the mount matrix changed: capturing again with it",
+                metadata: [
+                    "device": "\(current.id)", "was": "\(current.calibration.matrix)",
+                    "matrix": "\(found.calibration.matrix)", "matrix_source": "\(found.matrixSource)",
+                ]
+            )
+            self.attempt()
+        }
+    }
+
     /// Stops the capture and releases the timers that belong to no phase; the caller then enters the next phase,
     /// which releases the sources of the old one.
     private func tearDown() {
@@ -489,6 +522,7 @@ public final class AccelerometerSensor {
         bufferLooks = nil
         pace = .full
         pendingRevalidation = nil
+        pendingMatrixCheck = nil
         anomaly = nil
     }
 }

@@ -23,12 +23,24 @@ extension Daemon: StatusSource {
     /// D-Bus service.
     func statusReport() -> StatusReport {
         let sensors = engine.sensors
-        let report = Self.report(of: sensors.display, status: engine.sensorState, rate: settings.sensor.rate)
+        let findings = engine.axesFindings
+        let report = Self.report(
+            of: sensors.display,
+            status: engine.sensorState,
+            rate: settings.sensor.rate,
+            findings: findings.filter { $0.sensor == .display }
+        )
         // The base sensor is named only when there is one (or it failed): most machines have none.
         let baseStatus = sensors.base.status
         let base =
             sensors.base.accelerometer == nil && baseStatus != .failed
-            ? nil : Self.report(of: sensors.base, status: baseStatus, rate: settings.sensor.rate)
+            ? nil
+            : Self.report(
+                of: sensors.base,
+                status: baseStatus,
+                rate: settings.sensor.rate,
+                findings: findings.filter { $0.sensor == .base }
+            )
         return StatusReport(
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
@@ -51,9 +63,24 @@ extension Daemon: StatusSource {
     }
 
     /// What `status` says of one sensor: its device, calibration, mode and counters.
-    private static func report(of sensor: any EngineSensor, status: SensorState, rate: Double) -> StatusReport.Sensor {
+    private static func report(
+        of sensor: any EngineSensor,
+        status: SensorState,
+        rate: Double,
+        findings: [AxesCheck.Finding]
+    ) -> StatusReport.Sensor {
         let accelerometer = sensor.accelerometer
         let calibration = accelerometer?.calibration
+        // A hand-written matrix that cannot be right, then what the readings showed, each with what to do.
+        var axes: [String] = []
+        if let broken = accelerometer?.brokenMatrix {
+            axes.append("\(broken): the identity is used, a guess; run 'orientd calibrate'")
+        } else if let matrix = calibration?.matrix, let problem = AxesCheck.problem(with: matrix) {
+            axes.append(problem)
+        }
+        axes += findings.map { finding in
+            finding.text + (finding.suggested.map { " (suggested: MountMatrix=\($0))" } ?? "")
+        }
         return StatusReport.Sensor(
             status: status,
             device: accelerometer?.id,
@@ -67,7 +94,8 @@ extension Daemon: StatusSource {
             matrixSource: accelerometer?.matrixSource,
             location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
             samplesRead: sensor.samplesRead,
-            lastError: sensor.lastError
+            lastError: sensor.lastError,
+            axes: axes.isEmpty ? nil : axes
         )
     }
 }

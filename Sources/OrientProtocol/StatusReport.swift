@@ -40,6 +40,9 @@ public struct StatusReport: Sendable, Hashable, Codable {
         public var samplesRead: Int
         /// The last error, if any.
         public var lastError: String?
+        /// What says that its axes cannot be right (a matrix that is not a signed permutation, readings that
+        /// contradict it), each with what to do; nil when nothing does.
+        public var axes: [String]?
 
         /// A sensor report from its parts.
         public init(
@@ -55,7 +58,8 @@ public struct StatusReport: Sendable, Hashable, Codable {
             matrixSource: String?,
             location: String?,
             samplesRead: Int,
-            lastError: String?
+            lastError: String?,
+            axes: [String]? = nil
         ) {
             self.status = status
             self.device = device
@@ -70,10 +74,11 @@ public struct StatusReport: Sendable, Hashable, Codable {
             self.location = location
             self.samplesRead = samplesRead
             self.lastError = lastError
+            self.axes = axes
         }
 
         private enum CodingKeys: String, CodingKey {
-            case status, device, driver, mode, rate, scale, offset, matrix, location
+            case status, device, driver, mode, rate, scale, offset, matrix, location, axes
             case fellBack = "fell_back"
             case matrixSource = "matrix_source"
             case samplesRead = "samples_read"
@@ -294,6 +299,7 @@ extension StatusReport: JSONWritable {
 extension StatusReport.Sensor: JSONWritable {
     public func write(to json: inout JSONWriter) {
         json.object { json in
+            json.memberIfPresent(CodingKeys.axes, axes)
             json.memberIfPresent(CodingKeys.device, device)
             json.memberIfPresent(CodingKeys.driver, driver)
             json.member(CodingKeys.fellBack, fellBack)

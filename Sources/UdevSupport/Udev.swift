@@ -23,6 +23,9 @@ import Glibc
 package final class Udev {
     private let pointer: OpaquePointer
 
+    /// The libudev context, for the extensions in this target.
+    var handle: OpaquePointer { pointer }
+
     /// Opens libudev (`udev_new`).
     /// - Throws: ``UdevError`` with the errno.
     package init() throws(UdevError) {

@@ -83,7 +83,8 @@ extension StatusReport {
             ("samples read", String(sensor.samplesRead)),
             ("last error", sensor.lastError ?? "none"),
         ]
-        return details.compactMap { name, value in value.map { ("  " + name, $0) } }
+        let axes = (sensor.axes ?? []).map { ("  axes", $0) }
+        return details.compactMap { name, value in value.map { ("  " + name, $0) } } + axes
     }
 
     /// `tablet mode:` with where it comes from and what it does to rotation, then one indented line per switch, and

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
+import OrientProtocol
 import OrientationCore
 
 /// `orientd classify TRACE|-`: runs the classifier over a trace and prints each change.
@@ -39,6 +40,13 @@ struct Classify: ParsableCommand {
 
             With --auto-rotate tablet-mode the interface follows the device only in tablet mode, \
             as the daemon's [Policy] AutoRotate=tablet-mode.
+
+            When the readings show that a mount matrix cannot be right (two accelerometers that \
+            disagree on the hinge axis while still, a display that is not upright over a base \
+            lying flat), one line per finding, at most once per sensor and kind, with the matrix \
+            to use instead when the evidence determines it (else null):
+
+              {"t": 184.2, "axes": "display", "finding": "…", "suggested": "0, 1, 0; -1, 0, 0; 0, 0, 1"}
             """
     )
 
@@ -126,6 +134,7 @@ struct Classify: ParsableCommand {
             configuration: try HingeConfiguration(tabletAngleDegrees: tabletAngle, laptopAngleDegrees: laptopAngle)
         )
         let followsTabletMode = autoRotate == "tablet-mode"
+        var axes = AxesCheck()
         let output = StandardOutput()
         do {
             try source.forEachLine { line in
@@ -145,7 +154,9 @@ struct Classify: ParsableCommand {
                     if sensor == .display && classifier.update(sample) {
                         note(policy.setDevice(classifier.deviceOrientation))
                     }
+                    axes.update(sample, from: sensor == .display ? .display : .base)
                 }
+                for finding in axes.takeFindings() { output.write(Self.findingLine(finding)) }
                 guard changed else { return }
                 output.write(Self.changeLine(time: row.time, policy: policy))
             }
@@ -159,6 +170,20 @@ struct Classify: ParsableCommand {
         let mode = hinge.tabletMode.map { String($0) } ?? "null"
         let angle = hinge.angle.map { String(($0 * 10).rounded() / 10) } ?? "null"
         return "{\"t\": \(time), \"tablet_mode\": \(mode), \"hinge\": \(angle)}\n"
+    }
+
+    /// `{"t": 184.2, "axes": "display", "finding": "…", "suggested": "a, b, c; …"}` (CLASSIFIER.md).
+    static func findingLine(_ finding: AxesCheck.Finding) -> String {
+        var json = JSONWriter()
+        json.object { json in
+            json.member("t", (finding.time * 1000).rounded() / 1000)
+            json.member("axes", finding.sensor.rawValue)
+            json.member("finding", finding.text)
+            json.key("suggested")
+            json.string(finding.suggested.map { "\($0)" })
+        }
+        json.newline()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     static func changeLine(time: Double, policy: RotationPolicy) -> String {

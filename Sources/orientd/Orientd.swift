@@ -36,11 +36,15 @@ struct Orientd: ParsableCommand {
             only while a program is listening. orientctl is its client.
 
             To try it without root: 'orientd run --socket /tmp/orientd.sock --state-dir \
-            /tmp/orientd-state', then 'orientctl --socket /tmp/orientd.sock watch'. For a bug \
-            report, include the output of 'orientd sensors' and a trace from 'orientd record'.
+            /tmp/orientd-state', then 'orientctl --socket /tmp/orientd.sock watch'. If the screen \
+            turns the wrong way, 'sudo orientd calibrate' finds the accelerometer's mount matrix from \
+            a few poses and applies it. For a bug report, include the output of 'orientd sensors' \
+            and a trace from 'orientd record'.
             """,
         version: OrientdVersion.current,
-        subcommands: [Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self],
+        subcommands: [
+            Run.self, Classify.self, Sensors.self, Record.self, CheckConfig.self, Calibrate.self, Report.self,
+        ],
         defaultSubcommand: Run.self
     )
 
@@ -50,6 +54,7 @@ struct Orientd: ParsableCommand {
         case let command as Sensors: command.sensor.verbose
         case let command as Record: command.sensor.verbose
         case let command as Run: command.sensor.verbose
+        case let command as Calibrate: command.verbose
         default: false
         }
     }
@@ -60,7 +65,10 @@ struct Orientd: ParsableCommand {
         Signals.blockHandled()
         do {
             var command = try parseAsRoot()
-            let level: Logger.Level = Self.verbose(command) ? .debug : .info
+            // A calibration talks to a person: its sensors' routine messages (the identity matrix it reads raw
+            // readings with, no base accelerometer) would only confuse; warnings and errors still show.
+            let level: Logger.Level =
+                Self.verbose(command) ? .debug : command is Calibrate || command is Report ? .warning : .info
             LoggingSystem.bootstrap { label in JournalLogHandler(label: label, level: level) }
             try command.run()
         } catch {

@@ -138,6 +138,7 @@ struct Sensors: ParsableCommand {
             lines.append(("rate", "the driver's own"))
             lines.append(("scale", "\(Self.vector(calibration.scale)) (\(accelerometer.scaleSource))"))
             lines.append(("matrix", "\(calibration.matrix) (\(accelerometer.matrixSource))"))
+            lines += axesLines(accelerometer)
             if let syspath = accelerometer.syspath { lines.append(("sysfs", syspath)) }
             for warning in accelerometer.warnings { lines.append(("warning", warning)) }
             return format(lines)
@@ -160,9 +161,19 @@ struct Sensors: ParsableCommand {
         lines.append(("scale", "\(Self.vector(calibration.scale)) (\(accelerometer.scaleSource))"))
         lines.append(("offset", Self.vector(calibration.offset)))
         lines.append(("matrix", "\(calibration.matrix) (\(accelerometer.matrixSource))"))
+        lines += axesLines(accelerometer)
         if let syspath = accelerometer.syspath { lines.append(("sysfs", syspath)) }
         for warning in accelerometer.warnings { lines.append(("warning", warning)) }
         return format(lines)
+    }
+
+    /// What says that the accelerometer's axes cannot be right: a matrix that is not a signed permutation, or every
+    /// matrix found broken (a row of zeros, a typo), with what to do.
+    static func axesLines(_ accelerometer: Accelerometer) -> [(String, String)] {
+        if let broken = accelerometer.brokenMatrix {
+            return [("axes", "\(broken): the identity is used, a guess; run 'orientd calibrate'")]
+        }
+        return AxesCheck.problem(with: accelerometer.calibration.matrix).map { [("axes", $0)] } ?? []
     }
 
     /// Indented `name: value` lines, the values aligned.

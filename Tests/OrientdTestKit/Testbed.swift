@@ -225,6 +225,13 @@ package final class Testbed {
         umockdev_testbed_set_attribute(handle, syspath, name, text)
     }
 
+    /// Sets a udev property of a device (what udev's database holds, as a hwdb entry applied by `udevadm trigger`
+    /// gives it); send a `change` uevent to tell the children.
+    package func setProperty(_ syspath: String, _ name: String, _ value: String) throws {
+        try requireDevice(syspath)
+        umockdev_testbed_set_property(handle, syspath, name, value)
+    }
+
     /// Sets a sysfs attribute as umockdev's `set_attribute` does, and so every umockdev-based test suite of other
     /// sensor daemons: a new file renamed over the old one, which a reader holding the old one open does not see
     /// (``setAttribute(_:_:_:)`` writes in place instead, as sysfs changes a value). The trailing newline is added.

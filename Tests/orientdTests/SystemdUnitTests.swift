@@ -258,6 +258,12 @@ struct SystemdUnitTests {
             encoding: .utf8
         )
         #expect(manual.contains("follow"), "the orientctl man page does not describe its subcommands")
+        let daemonManual = try String(
+            contentsOf: destination.appendingPathComponent("\(prefix)/share/man/man1/orientd.1"),
+            encoding: .utf8
+        )
+        #expect(daemonManual.contains("calibrate"), "the orientd man page does not describe calibrate")
+        #expect(daemonManual.contains("hwdb\\-root") || daemonManual.contains("hwdb-root"))
         let userUnit = try String(
             contentsOf: destination.appendingPathComponent("\(prefix)/lib/systemd/user/orientctl-watch.service"),
             encoding: .utf8

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 package import IIOSensor
+import Logging
 package import OrientationCore
 
 /// The engine is the delegate of both sensors of its ``SensorSet``: the display's samples go to the classifier,
@@ -34,6 +35,7 @@ extension Engine: AccelerometerSensorDelegate {
         to current: SensorState
     ) {
         if current != .active { clocks.reset() }
+        if current == .active { sayMatrixProblem(at: location) }
         switch location {
         case .display:
             asOneSentChange { updateSensorState(current) }
@@ -54,6 +56,21 @@ extension Engine: AccelerometerSensorDelegate {
             if sensors.base.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
             hingeDecided()
         }
+    }
+
+    /// Says once in the journal when the accelerometer's matrix cannot be right (a hand-written mistake).
+    private func sayMatrixProblem(at location: SensorLocation) {
+        let sensor = location == .display ? sensors.display : sensors.base
+        guard let accelerometer = sensor.accelerometer, !matrixProblemsSaid.contains(accelerometer.id) else { return }
+        let problem =
+            accelerometer.brokenMatrix.map { "\($0): the identity is used, a guess; run 'orientd calibrate'" }
+            ?? AxesCheck.problem(with: accelerometer.calibration.matrix)
+        guard let problem else { return }
+        matrixProblemsSaid.insert(accelerometer.id)
+        logger.warning(
+            "the accelerometer's axes cannot be right",
+            metadata: ["sensor": "\(location.rawValue)", "device": "\(accelerometer.id)", "finding": "\(problem)"]
+        )
     }
 
     /// A base accelerometer gone or failing takes the hinge's decision with it (tablet mode falls back to the switch

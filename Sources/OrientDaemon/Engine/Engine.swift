@@ -40,6 +40,12 @@ package final class Engine {
     var hinge: HingeMonitor
     /// Whether there is a working base accelerometer whose hinge counts (kept for the hot path).
     var hasBase = false
+    /// The self-check of the accelerometers' axes, fed every usable sample.
+    var axes = AxesCheck()
+    /// The accelerometers whose matrix was said in the journal to be impossible (each said once).
+    var matrixProblemsSaid: Set<String> = []
+    /// What it found, said once in the journal and kept for `status`.
+    package private(set) var axesFindings: [AxesCheck.Finding] = []
     /// The sensor's state as clients see it (PROTOCOL.md `sensor`).
     var sensorState = SensorState.stopped
     private var clientIDs = ClientIDs()
@@ -148,6 +154,7 @@ package final class Engine {
     package func handle(_ sample: Sample) {
         // The hinge first, so that a fold decided by this sample holds the interface before the classifier turns it.
         if hasBase, hinge.update(sample, from: .display) { hingeDecided() }
+        checkAxes(sample, from: .display)
         let before = classifier.filteredAcceleration
         let changed = classifier.update(sample)
         let tiltChanged =
@@ -171,12 +178,30 @@ package final class Engine {
         switch arbiter.judgeBase(magnitude: sample.acceleration.magnitude / HingeMonitor.gravity, at: sample.time) {
         case .usable:
             if hinge.update(sample, from: .base) { hingeDecided() }
+            checkAxes(sample, from: .base)
         case .ignored:
             return
         case .ignoredAndSayOnce:
             logger.warning(
                 "the base accelerometer reads implausible values: ignored, the hinge angle is unknown",
                 metadata: ["magnitude": "\(sample.acceleration.magnitude) m/s²"]
+            )
+        }
+    }
+
+    /// The axes' self-check (no allocation until it finds something, once per sensor and kind).
+    private func checkAxes(_ sample: Sample, from sensor: CalibratedSensor) {
+        axes.laptopMode = arbiter.tabletMode.map { !$0 }
+        axes.update(sample, from: sensor)
+        guard axes.hasFindings else { return }
+        for finding in axes.takeFindings() {
+            axesFindings.append(finding)
+            logger.warning(
+                "the accelerometer's axes cannot be right",
+                metadata: [
+                    "sensor": "\(finding.sensor.rawValue)", "finding": "\(finding.text)",
+                    "suggested": "\(finding.suggested.map { "\($0)" } ?? "none")",
+                ]
             )
         }
     }
