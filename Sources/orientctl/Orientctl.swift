@@ -46,7 +46,7 @@ struct Orientctl: AsyncParsableCommand {
         version: OrientdVersion.current,
         subcommands: [
             Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Constrain.self, TabletModeCommand.self,
-            Status.self,
+            Status.self, KWinFocus.self,
         ]
     )
 
