@@ -176,6 +176,26 @@ extension EmulatedDeviceTests {
                 context: context
             )
 
+            // The screen locked: the shell's session mode becomes unlock-dialog, where GNOME disables the extension,
+            // and nothing is held; unlocked: held again. (The lock screen's own UI needs GDM, which this nested shell
+            // lacks: the test switches the session mode as the lock screen does when it locks and unlocks.)
+            _ = try shell.eval("Main.sessionMode.pushMode('unlock-dialog'); 'locked'")
+            await DesktopAppRules.expect(
+                nil,
+                allowed: DesktopAppRules.all,
+                on: socket,
+                "screen locked",
+                context: context
+            )
+            _ = try shell.eval("Main.sessionMode.popMode('unlock-dialog'); 'unlocked'")
+            await DesktopAppRules.expect(
+                held,
+                allowed: DesktopAppRules.landscape,
+                on: socket,
+                "screen unlocked",
+                context: context
+            )
+
             // orientd restarts: the extension connects again and holds the mask again.
             #expect(await daemon.stop() == .exited(0))
             daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
