@@ -58,9 +58,10 @@ extension EmulatedDeviceTests {
                 "session bus (and orientctl kwin-focus):\n\(session.sessionBus.errorText.suffix(4000))\n"
                     + "kwin:\n\(kwin.kwin.errorText.suffix(3000))\norientd:\n\(daemon.process.report)"
             }
-            try kwin.loadScript(
-                DesktopPrograms.repository + "/desktop/kwin/orientd-app-orientations/contents/code/main.js",
-                name: "orientd-app-orientations"
+            // The shipped KPackage, as a user's own script enabled in kwinrc (the Plasma settings' way).
+            try await kwin.enableInstalledScript(
+                package: DesktopPrograms.repository + "/desktop/kwin/orientd-app-orientations",
+                id: "orientd-app-orientations"
             )
             let display = kwin.waylandDisplay
             var videoWindow: ChildProcess? = try await session.openWindow(

@@ -65,14 +65,29 @@ package final class VirtualKWin {
         )
     }
 
-    /// Loads a script (`org.kde.kwin.Scripting` `loadScript`, then `start`).
-    package func loadScript(_ path: String, name: String) throws {
-        let loaded = call("/Scripting", "org.kde.kwin.Scripting.loadScript", [path, name])
-        guard loaded.status == 0, !loaded.output.contains("(-1,)") else {
-            throw DaemonTestError(description: "loadScript failed: \(loaded.output)\(loaded.errors)")
+    /// Installs a KPackage (a folder with metadata.json and contents/) as the user's own script, enables it in
+    /// kwinrc as the Plasma settings do, and asks KWin to reconfigure until the script runs (KWin caches the list
+    /// of packages for a while after it starts; at most 60 s).
+    package func enableInstalledScript(package folder: String, id: String) async throws {
+        let scripts = session.home + "/.local/share/kwin/scripts"
+        try FileManager.default.createDirectory(atPath: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder, toPath: scripts + "/" + id)
+        try "[Plugins]\n\(id)Enabled=true\n".write(
+            toFile: session.home + "/.config/kwinrc",
+            atomically: true,
+            encoding: .utf8
+        )
+        var last = ProgramRun.Outcome(status: -1, output: "", errors: "")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            call("/KWin", "org.kde.KWin.reconfigure", [])
+            let running = await poll(timeout: .seconds(2)) {
+                last = self.call("/Scripting", "org.kde.kwin.Scripting.isScriptLoaded", [id])
+                return last.output.contains("true")
+            }
+            if running { return }
         }
-        let started = call("/Scripting", "org.kde.kwin.Scripting.start", [])
-        guard started.status == 0 else { throw DaemonTestError(description: "start failed: \(started.errors)") }
+        throw DaemonTestError(description: "KWin did not load the script \(id): \(last.output)\(last.errors)")
     }
 
     /// Activates the window titled `title` through KWin's windows runner (`org.kde.krunner1` `Match`, then `Run`).
