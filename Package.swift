@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "orientctl",
             dependencies: [
-                "OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "IniFormat",
+                "OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "IniFormat", "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -78,6 +78,22 @@ static inline void orientd_compass_vtable(
     memcpy(out, table, sizeof table);
 }
 
+/// The entries of orientctl's `org.orientd.AppFocus` table.
+static inline size_t orientd_app_focus_vtable_count(void) { return 3; }
+
+/// Writes the `org.orientd.AppFocus` table (orientd_app_focus_vtable_count() entries) to `out`: one method,
+/// `Activated(s resource_class, s resource_name, s desktop_file_name)`, which KWin's script calls.
+static inline void orientd_app_focus_vtable(sd_bus_vtable *out, sd_bus_message_handler_t method) {
+    const sd_bus_vtable table[] = {
+        SD_BUS_VTABLE_START(0),
+        SD_BUS_METHOD_WITH_NAMES("Activated", "sss", SD_BUS_PARAM(resource_class) SD_BUS_PARAM(resource_name)
+            SD_BUS_PARAM(desktop_file_name), "", , method, SD_BUS_VTABLE_UNPRIVILEGED),
+        SD_BUS_VTABLE_END,
+    };
+    _Static_assert(sizeof table / sizeof table[0] == 3, "keep orientd_app_focus_vtable_count in step");
+    memcpy(out, table, sizeof table);
+}
+
 /// Answers a method call with an empty reply (`sd_bus_reply_method_return`, variadic in C).
 static inline int orientd_bus_reply_empty(sd_bus_message *call) {
     return sd_bus_reply_method_return(call, NULL);

@@ -20,7 +20,7 @@ import OrientationCore
 /// sent to the daemon once and said on standard error.
 struct AppConstraint {
     /// The rules, in file order.
-    let rules: [AppRule]
+    private(set) var rules: [AppRule]
     /// The focused app, as the compositor last told.
     private var focused: FocusedApp?
     /// Whether the daemon's state shows a lock.
@@ -39,10 +39,20 @@ struct AppConstraint {
 
     /// `--dry-run`: say what would be held, hold nothing.
     let dryRun: Bool
+    /// What holds the constraint, when not `follow` itself, named after the app for `status`: `KDE script` gives
+    /// the holder `app mpv (KDE script)`.
+    let via: String?
 
-    init(rules: [AppRule], dryRun: Bool) {
+    init(rules: [AppRule], dryRun: Bool, via: String? = nil) {
         self.rules = rules
         self.dryRun = dryRun
+        self.via = via
+    }
+
+    /// The rules from now on (follow.conf read again); the focused app's rule is looked up again.
+    mutating func replaceRules(_ rules: [AppRule], on client: OrientClient) async {
+        self.rules = rules
+        await update(client)
     }
 
     /// Takes the newly focused app.
@@ -67,6 +77,12 @@ struct AppConstraint {
         return Holding(app: focused.name, rule: rule)
     }
 
+    /// The holder `status` shows: `app mpv`, or `app mpv (KDE script)`.
+    private func holder(for app: String) -> String {
+        let text = via.map { "app \(app) (\($0))" } ?? "app \(app)"
+        return text.count <= Request.holderLimit ? text : String(text.prefix(Request.holderLimit - 1)) + "…"
+    }
+
     private mutating func update(_ client: OrientClient) async {
         let want = locked ? nil : ruled
         if locked, let ruled, ruled != setAside {
@@ -82,7 +98,7 @@ struct AppConstraint {
             return
         }
         do {
-            try await client.constrain(want?.rule.mask, holder: want.map { "app \($0.app)" })
+            try await client.constrain(want?.rule.mask, holder: want.map { holder(for: $0.app) })
             if let want {
                 StandardStreams.error(
                     "orientctl: \(want.app) has the focus: holding \(want.rule.mask) (follow.conf [Apps] line \(want.rule.line))"

@@ -27,7 +27,10 @@ enum FocusSources {
     /// Why a backend without a focus source has none, said once at start.
     static func unsupportedReason(_ kind: BackendKind) -> String {
         switch kind {
-        case .kde: "KWin tells other programs nothing of the focused window (only its own scripts see it)"
+        case .kde:
+            "KWin tells the focused window only to its own scripts: orientd's KWin script applies the rules on "
+                + "Plasma instead (System Settings, Window Management, KWin Scripts: orientd app orientations; "
+                + "docs/desktop.md)"
         case .cosmic: "COSMIC offers no focus events to other programs"
         case .wlr:
             "wlroots compositors share no common focus events (sway and Hyprland have their own: --backend sway|hyprland)"

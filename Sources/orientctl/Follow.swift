@@ -71,7 +71,8 @@ struct Follow: AsyncParsableCommand {
             mask as its constraint on orientd, and releases it when the focus leaves; while a lock is in force, \
             the rules rest. The focus comes from sway's IPC events, Hyprland's event socket, niri's event \
             stream and X11's _NET_ACTIVE_WINDOW (xprop -spy); with kde, cosmic, wlr and exec the rules do not \
-            apply, and follow says so once.
+            apply, and follow says so once. On KDE Plasma and GNOME, orientd's KWin script and Shell extension \
+            apply them (see kwin-focus).
 
             --suggest (or Suggest=yes in follow.conf) also shows orientd's rotation suggestions as desktop \
             notifications with a Rotate action, as 'orientctl suggest' does: while rotation is locked and the \

@@ -47,7 +47,7 @@ struct Orientctl: AsyncParsableCommand {
         version: OrientdVersion.current,
         subcommands: [
             Get.self, Watch.self, Follow.self, Lock.self, Unlock.self, Rotate.self, Suggest.self, Constrain.self,
-            TabletModeCommand.self, Status.self,
+            TabletModeCommand.self, Status.self, KWinFocus.self,
         ]
     )
 

@@ -223,7 +223,7 @@ struct FollowAppsTests {
         }
     }
 
-    @Test("app rules where no focus events come are said once at start; rotation goes on")
+    @Test("app rules where no focus events come are said once, naming the KWin script; rotation goes on")
     func unsupportedDesktopSaysSo() async throws {
         try await withTemporaryDirectory { directory in
             let standIns = try StandInPrograms(in: directory)
@@ -246,6 +246,11 @@ struct FollowAppsTests {
                     separatedBy: "the [Apps] rules of follow.conf do not apply with --backend kde"
                 ).count
                     == 2,
+                "\(process.errorOutput)"
+            )
+            // On Plasma, orientd's KWin script applies them: follow says where to turn it on.
+            #expect(
+                process.errorOutput.contains("orientd's KWin script applies the rules on Plasma instead"),
                 "\(process.errorOutput)"
             )
         }

@@ -154,6 +154,20 @@ package final class ChildProcess {
     /// Sends SIGTERM.
     package func terminate() { signal(SIGTERM) }
 
+    /// Sends SIGTERM and waits until the child has ended (at most 10 s, then SIGKILL to its group): for a
+    /// deinit that removes a folder the child still writes to (a socket it deletes as it exits).
+    package func terminateAndReap() {
+        terminate()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while exitStatus == nil, ContinuousClock.now < deadline { usleep(5_000) }
+        if exitStatus == nil {
+            kill(-pid, SIGKILL)
+            var raw: Int32 = 0
+            _ = waitpid(pid, &raw, 0)
+            status = Self.decode(raw)
+        }
+    }
+
     /// Waits for the child to end. A child still running at `timeout` (a guard, not an expectation) is killed with
     /// its process group and recorded as a test failure with its output.
     @discardableResult

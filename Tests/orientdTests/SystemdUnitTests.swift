@@ -230,6 +230,12 @@ struct SystemdUnitTests {
             "share/doc/orientd/orientd-network.conf",
             "share/doc/orientd/orientd-sensorproxy.conf",
             "share/dbus-1/system.d/net.hadess.SensorProxy.conf",
+            "share/dbus-1/services/org.orientd.AppFocus.service",
+            "share/gnome-shell/extensions/app-orientations@orientd/extension.js",
+            "share/gnome-shell/extensions/app-orientations@orientd/core.js",
+            "share/gnome-shell/extensions/app-orientations@orientd/metadata.json",
+            "share/kwin/scripts/orientd-app-orientations/metadata.json",
+            "share/kwin/scripts/orientd-app-orientations/contents/code/main.js",
             "share/orientd/install-manifest",
             "share/bash-completion/completions/orientd", "share/bash-completion/completions/orientctl",
             "share/zsh/site-functions/_orientd", "share/zsh/site-functions/_orientctl",
@@ -279,6 +285,13 @@ struct SystemdUnitTests {
             encoding: .utf8
         )
         #expect(suggestUnit.contains("\nExecStart=\(prefix)/bin/orientctl suggest\n"))
+        let busService = try String(
+            contentsOf: destination.appendingPathComponent(
+                "\(prefix)/share/dbus-1/services/org.orientd.AppFocus.service"
+            ),
+            encoding: .utf8
+        )
+        #expect(busService.contains("\nExec=\(prefix)/bin/orientctl kwin-focus\n"))
         let mode = try FileManager.default.attributesOfItem(atPath: destination.path + "\(prefix)/bin/orientd")[
             .posixPermissions
         ]
