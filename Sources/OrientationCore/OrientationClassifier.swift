@@ -349,6 +349,31 @@ public struct OrientationClassifier: Sendable {
         deviceOrientation = wanted.deviceOrientation(natural: configuration.natural)
     }
 
+    /// The device orientation of a device held still at `acceleration`, decided from that one reading: face up or
+    /// face down beyond `FaceUpAngle=`, else the nearest of the four poses; `unknown` for a reading with no
+    /// direction. For a reading taken once while nobody generates (an input accelerometer's values at discovery),
+    /// not for a stream of samples: it has no hysteresis and no dwell.
+    public static func restingOrientation(
+        of acceleration: Vector3,
+        configuration: ClassifierConfiguration = ClassifierConfiguration()
+    ) -> DeviceOrientation {
+        let norm = acceleration.magnitude
+        guard norm.isFinite, norm > 0 else { return .unknown }
+        let sine = acceleration.z / norm
+        let faceSine = Trigonometry.sine(degrees: configuration.faceAngle)
+        if sine >= faceSine { return .faceUp }
+        if -sine >= faceSine { return .faceDown }
+        let x = acceleration.x
+        let y = acceleration.y
+        var best = Pose.normal
+        var bestComponent = -y
+        for (pose, value) in [(Pose.rightUp, -x), (.bottomUp, y), (.leftUp, x)] where value > bestComponent {
+            best = pose
+            bestComponent = value
+        }
+        return best.deviceOrientation(natural: configuration.natural)
+    }
+
     private static func inPlane(_ a: Vector3) -> Double {
         (a.x * a.x + a.y * a.y).squareRoot()
     }

@@ -211,7 +211,7 @@ final class SensorProxyService {
     private static func properties(of engine: Engine) -> SensorProxyProperties {
         SensorProxyProperties(
             hasAccelerometer: engine.hasAccelerometer,
-            orientation: SensorProxyProperties.orientation(interface: engine.state.interface, natural: engine.natural),
+            orientation: SensorProxyProperties.orientation(interface: engine.busInterface, natural: engine.natural),
             tilt: SensorProxyProperties.tilt(engine.tilt)
         )
     }
