@@ -101,31 +101,37 @@ final class InputAccelerometerDevice {
         }
     }
 
-    /// The values the kernel holds for `accelerometer`'s axes now (libevdev reads them with `EVIOCGABS` when it
-    /// opens the node), calibrated: one reading taken without watching anything, the node closed again before this
-    /// returns. Nil when the node cannot be opened, is not an accelerometer, or holds no usable reading (all 0, as a
-    /// driver that has not measured yet; or clipped).
+    /// The values the kernel holds for `accelerometer`'s axes now, calibrated: one reading taken with three
+    /// `EVIOCGABS` calls (what the kernel answers without measuring anew, and all iio-sensor-proxy asks of the node),
+    /// the node closed again before this returns, nothing watched. Nil when the node cannot be opened, has no
+    /// `ABS_X`, `ABS_Y` and `ABS_Z`, or holds no usable reading (all 0, as a driver that has not measured yet; or
+    /// clipped).
     static func restingReading(_ accelerometer: Accelerometer, matrix: MountMatrix) -> Vector3? {
         let devnode = accelerometer.inputNode ?? "/dev/input/\(accelerometer.id)"
-        guard let node = try? EvdevNode(opening: devnode) else { return nil }
-        let handle = node.handle
-        let axes = [ABS_X, ABS_Y, ABS_Z].map { UInt32($0) }
-        guard axes.allSatisfy({ libevdev_has_event_code(handle, UInt32(EV_ABS), $0) == 1 }),
-            let info = libevdev_get_abs_info(handle, axes[0])?.pointee
-        else { return nil }
-        let values = axes.map { axis in
-            (
-                Int64(libevdev_get_event_value(handle, UInt32(EV_ABS), axis)),
-                libevdev_get_abs_info(handle, axis)?.pointee
-            )
+        guard let descriptor = try? FileDescriptor.open(devnode, O_RDONLY | O_NONBLOCK) else { return nil }
+        defer { descriptor.close() }
+        var axes: [input_absinfo] = []
+        for axis in [ABS_X, ABS_Y, ABS_Z] {
+            var info = input_absinfo()
+            // EVIOCGABS(axis): _IOR('E', 0x40 + axis, struct input_absinfo).
+            let request =
+                UInt(2) << 30 | UInt(MemoryLayout<input_absinfo>.size) << 16 | UInt(0x45) << 8
+                | UInt(0x40 + axis)
+            guard retryingInterrupts(.minusOneAndErrno) { ioctl(descriptor.rawValue, request, &info) } == 0 else {
+                return nil
+            }
+            axes.append(info)
         }
-        guard values.contains(where: { $0.0 != 0 }) else { return nil }
-        for (value, limits) in values {
-            guard let limits, limits.minimum < limits.maximum else { continue }
-            if value <= Int64(limits.minimum) || value >= Int64(limits.maximum) { return nil }
+        guard axes.contains(where: { $0.value != 0 }) else { return nil }
+        for info in axes where info.minimum < info.maximum {
+            if info.value <= info.minimum || info.value >= info.maximum { return nil }
         }
-        let scale = InputAccelerometerScale.choose(name: accelerometer.name, resolution: info.resolution)
-        return scale.calibration(matrix: matrix).apply(x: values[0].0, y: values[1].0, z: values[2].0)
+        let scale = InputAccelerometerScale.choose(name: accelerometer.name, resolution: axes[0].resolution)
+        return scale.calibration(matrix: matrix).apply(
+            x: Int64(axes[0].value),
+            y: Int64(axes[1].value),
+            z: Int64(axes[2].value)
+        )
     }
 
     deinit {

@@ -35,11 +35,13 @@ extension EmulatedDeviceTests {
             let setup = try await Setup(devices: [], others: [light.description])
             #expect(try await setup.bus.property("HasAmbientLight", testbed: setup.testbed) == "<true>")
             #expect(try await setup.bus.property("HasAccelerometer", testbed: setup.testbed) == "<false>")
-            #expect(try await setup.bus.property("LightLevelUnit", testbed: setup.testbed) == "<'vendor'>")
+            // As iio-sensor-proxy's, the unit is the readings': `lux` until the first one.
+            #expect(try await setup.bus.property("LightLevelUnit", testbed: setup.testbed) == "<'lux'>")
             #expect(try await setup.lightLevel() == 0, "nothing is read before a claim")
 
             let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimLight")
+            #expect(try await setup.bus.property("LightLevelUnit", testbed: setup.testbed) == "<'vendor'>")
             // iio-sensor-proxy's level: the brighter of the two / 255 × 100.
             #expect(try await setup.lightLevel() == SensorProxyLightSourceTests.smcLevel(128, 128), "\(setup.report)")
             // Read at the pace of the other light sensors, not the SMC's 8 s.
