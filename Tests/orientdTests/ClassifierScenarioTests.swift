@@ -61,11 +61,11 @@ struct ClassifierScenarioTests {
     /// report while it stands at 65° and no intermediate orientation shown on a half turn.
     @Test("steep turns at 10 Hz are caught", arguments: [1, 2, 3, 4])
     func steepTurnsAtTenHertz(seed: Int) throws {
-        let (scored, rows) = try Self.score(["steep"], rate: 10, reps: 3, extra: ["--seed", String(seed)])
+        let (scored, rows) = try Self.score(["steep"], rate: 10, reps: 10, extra: ["--seed", String(seed)])
         print("classifier at 10 Hz, seed \(seed):\n\(scored.standardOutput)")
         #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
         let row = try #require(rows["steep"], "no figures for steep")
-        #expect(row["rotations"] as? Int == 18)
+        #expect(row["rotations"] as? Int == 60)
         #expect(row["missed"] as? Int == 0, "missed rotations")
         #expect(row["spurious_per_hour"] as? Double == 0, "false rotations")
         #expect(row["device_spurious"] as? Int == 0, "wrong device orientations (face up, or the one in between)")
