@@ -58,18 +58,19 @@ class CalibratedTrace(sim.Trace):
         return super().samples(rng, noise_g=noise_g, bias_g=bias_g, lsb_g=lsb_g)
 
 
-def reclined_turns(angle):
-    """Six deliberate turns (90 or 180 degrees, minimum-jerk, 0.3-1.0 s) with holds of 2.5-4 s, the
-    screen reclined between angle - RECLINE_SPREAD and angle degrees from vertical throughout."""
+def reclined_turns(angle, spread=RECLINE_SPREAD, shortest=0.3, headroom=3.0, trace=CalibratedTrace):
+    """Six deliberate turns (90 or 180 degrees, minimum-jerk, `shortest`-1.0 s) with holds of 2.5-4 s, the
+    screen reclined between angle - spread and angle - headroom degrees from vertical, sway and tremor on top,
+    read by `trace`'s sensor."""
 
     def scenario(rng, fs):
         segs = 6
         hold = [rng.uniform(2.5, 4.0) for _ in range(segs + 1)]
-        mdur = [rng.uniform(0.3, 1.0) for _ in range(segs)]
-        tr = CalibratedTrace(sum(hold) + sum(mdur), fs, rng)
+        mdur = [rng.uniform(shortest, 1.0) for _ in range(segs)]
+        tr = trace(sum(hold) + sum(mdur), fs, rng)
         t = tr.t
-        # Sway and tremor add at most 1.5 + 0.75 degrees either way: the nominal tilt leaves room for both.
-        low, high = angle - RECLINE_SPREAD, angle - 3.0
+        # Sway and tremor add at most 1.5 + 0.75 degrees either way: a headroom of 3 degrees leaves room for both.
+        low, high = angle - spread, angle - headroom
         cur = rng.randrange(4)
         tilt0 = rng.uniform(low, high)
         psi = np.full(len(t), cur * 90.0)
@@ -99,12 +100,15 @@ def reclined_turns(angle):
         tr.add_sway(rng)
         return tr
 
-    scenario.__doc__ = f"Turns while reclined {angle - RECLINE_SPREAD:.0f}-{angle:.0f} degrees from vertical."
+    scenario.__doc__ = f"Turns while reclined {angle - spread:.0f}-{angle:.0f} degrees from vertical."
     return scenario
 
 
 SCENARIOS = dict(sim.SCENARIOS)
 SCENARIOS.update({f"reclined{a}": reclined_turns(a) for a in (50, 60, 70)})
+# A tablet on a lap or a stand: reclined 50-68 degrees (sway and tremor on top, up to 70), quarter and half turns
+# of 0.4-1 s, read by the simulator's own sensor (an offset of up to 2 % g: 3 degrees more or less at this tilt).
+SCENARIOS["steep"] = reclined_turns(68, spread=18, shortest=0.4, headroom=0.0, trace=sim.Trace)
 
 
 def generate(out, rate, reps, seed, names, rescale=None):
@@ -143,7 +147,7 @@ def parse_rescale(text):
     return factor, start
 
 
-FIGURE_SCENARIOS = ["rotate", "reclined50", "reclined60", "reclined70", "table", "facedown"]
+FIGURE_SCENARIOS = ["rotate", "reclined50", "reclined60", "reclined70", "steep", "table", "facedown"]
 
 
 def figures(orientd, rates, reps, seed):

@@ -52,6 +52,9 @@ public struct Accelerometer: Sendable, Hashable {
     /// The evdev node (`/dev/input/event5`) of an accelerometer of the input subsystem, read with libevdev; nil for an
     /// IIO one.
     public var inputNode: String? = nil
+    /// Whether udev marks it as an accelerometer with iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE` (``SensorProxyType``):
+    /// such a device is preferred to an unmarked one.
+    public var markedBySensorProxyType = false
 
     /// The mode orientd uses for it unless told to poll (an input accelerometer is always read through its events).
     public var preferredMode: CaptureMode { inputNode != nil ? .evdev : canBuffer ? .buffer : .poll }

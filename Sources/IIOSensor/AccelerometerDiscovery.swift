@@ -100,9 +100,14 @@ public struct AccelerometerDiscovery: Sendable {
             }
             return
         }
-        if let display = accelerometers.first(where: { $0.location == .display }) {
+        // A device udev marks as an accelerometer (IIO_SENSOR_PROXY_TYPE) goes before one it does not mark.
+        let ordered =
+            accelerometers.filter(\.markedBySensorProxyType) + accelerometers.filter { !$0.markedBySensorProxyType }
+        if let display = ordered.first(where: { $0.location == .display }) {
             chosen = display
-            reason = "the display accelerometer (location from \(display.locationSource))"
+            reason =
+                "the display accelerometer (location from \(display.locationSource))"
+                + (display.markedBySensorProxyType ? ", marked by udev IIO_SENSOR_PROXY_TYPE" : "")
         } else if accelerometers.isEmpty {
             reason = "no accelerometer found"
         } else {
@@ -167,12 +172,14 @@ public struct AccelerometerDiscovery: Sendable {
         // (poll-only drivers have neither); without udev, trust the scan elements.
         let scanElements = [x, y, z].allSatisfy { $0?.isScanElement == true }
         let hasNode = record.map { $0.properties["DEVNAME"] != nil } ?? true
-        let canBuffer = scanElements && hasNode
+        // A device udev marks for polling alone (IIO_SENSOR_PROXY_TYPE=iio-poll-accel) is polled, as
+        // iio-sensor-proxy polls it.
+        let canBuffer = scanElements && hasNode && !SensorProxyType.marksPollingOnly(properties)
         let trigger = ["\(device.name)-dev\(device.id.dropFirst("iio:device".count))", "\(device.name)-trigger"]
             .first { name in context.device(named: name)?.isTrigger == true }
 
         let (frequency, available) = Self.frequencies(device)
-        return Accelerometer(
+        var accelerometer = Accelerometer(
             id: device.id,
             name: device.name,
             label: device.label,
@@ -190,6 +197,8 @@ public struct AccelerometerDiscovery: Sendable {
             warnings: warnings,
             brokenMatrix: brokenMatrix
         )
+        accelerometer.markedBySensorProxyType = SensorProxyType.marks(properties, as: .accelerometer)
+        return accelerometer
     }
 
     /// udev `ACCEL_LOCATION`, else sysfs `label`, else `location`, else display.

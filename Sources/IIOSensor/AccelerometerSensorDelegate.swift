@@ -27,6 +27,9 @@ public protocol AccelerometerSensorDelegate: AnyObject {
     func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState)
     /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then).
     func accelerometerDiscoveryChanged(at location: SensorLocation)
+    /// The reading of a stopped sensor's accelerometer taken once when it was found (an input accelerometer's
+    /// current axes), calibrated; nil when it has none any more (gone, or nothing usable was read).
+    func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?)
 }
 
 extension AccelerometerSensorDelegate {
@@ -39,4 +42,7 @@ extension AccelerometerSensorDelegate {
 
     /// Nothing: an owner that only reads samples needs no discovery.
     public func accelerometerDiscoveryChanged(at location: SensorLocation) {}
+
+    /// Nothing: an owner that only reads samples needs no reading taken at discovery.
+    public func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?) {}
 }

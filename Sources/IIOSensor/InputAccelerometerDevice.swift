@@ -101,6 +101,39 @@ final class InputAccelerometerDevice {
         }
     }
 
+    /// The values the kernel holds for `accelerometer`'s axes now, calibrated: one reading taken with three
+    /// `EVIOCGABS` calls (what the kernel answers without measuring anew, and all iio-sensor-proxy asks of the node),
+    /// the node closed again before this returns, nothing watched. Nil when the node cannot be opened, has no
+    /// `ABS_X`, `ABS_Y` and `ABS_Z`, or holds no usable reading (all 0, as a driver that has not measured yet; or
+    /// clipped).
+    static func restingReading(_ accelerometer: Accelerometer, matrix: MountMatrix) -> Vector3? {
+        let devnode = accelerometer.inputNode ?? "/dev/input/\(accelerometer.id)"
+        guard let descriptor = try? FileDescriptor.open(devnode, O_RDONLY | O_NONBLOCK) else { return nil }
+        defer { descriptor.close() }
+        var axes: [input_absinfo] = []
+        for axis in [ABS_X, ABS_Y, ABS_Z] {
+            var info = input_absinfo()
+            // EVIOCGABS(axis): _IOR('E', 0x40 + axis, struct input_absinfo).
+            let request =
+                UInt(2) << 30 | UInt(MemoryLayout<input_absinfo>.size) << 16 | UInt(0x45) << 8
+                | UInt(0x40 + axis)
+            guard retryingInterrupts(.minusOneAndErrno) { ioctl(descriptor.rawValue, request, &info) } == 0 else {
+                return nil
+            }
+            axes.append(info)
+        }
+        guard axes.contains(where: { $0.value != 0 }) else { return nil }
+        for info in axes where info.minimum < info.maximum {
+            if info.value <= info.minimum || info.value >= info.maximum { return nil }
+        }
+        let scale = InputAccelerometerScale.choose(name: accelerometer.name, resolution: axes[0].resolution)
+        return scale.calibration(matrix: matrix).apply(
+            x: Int64(axes[0].value),
+            y: Int64(axes[1].value),
+            z: Int64(axes[2].value)
+        )
+    }
+
     deinit {
         // The source goes before the node closes the descriptor it watches.
         source = nil

@@ -104,10 +104,12 @@ public struct InputAccelerometerDiscovery: Sendable {
         first.count != second.count ? first.count < second.count : first < second
     }
 
-    /// The accelerometer of a udev record; nil unless it is an evdev node marked `ID_INPUT_ACCELEROMETER=1`.
+    /// The accelerometer of a udev record; nil unless it is an evdev node marked `ID_INPUT_ACCELEROMETER=1` (or
+    /// `IIO_SENSOR_PROXY_TYPE=input-accel`, as iio-sensor-proxy's rules and local ones mark it).
     static func describe(_ record: UdevDevice, mountMatrix configured: MountMatrix?) -> Accelerometer? {
         guard record.sysname.hasPrefix("event"), let node = record.devnode,
             record.properties["ID_INPUT_ACCELEROMETER"] == "1"
+                || SensorProxyType.types(in: record.properties).contains(.inputAccel)
         else { return nil }
         let name = record.parentAttributes[nameAttribute] ?? record.sysname
         var warnings: [String] = []

@@ -119,6 +119,18 @@ public final class InputAccelerometerSensor {
                 metadata: ["device": "\(found.id)", "name": "\(found.name)", "reason": "\(discovery.reason)"]
             )
         }
+        // A new accelerometer's axes are read once, now, so that its pose is known before anyone generates
+        // (iio-sensor-proxy's AccelerometerOrientation); the node is closed again at once and nothing is watched.
+        if let found = discovery.chosen, found.id != accelerometer?.id {
+            let reading = InputAccelerometerDevice.restingReading(found, matrix: found.calibration.matrix)
+            logger.debug(
+                "input accelerometer read at discovery",
+                metadata: ["reading": "\(reading.map { "\($0)" } ?? "none")"]
+            )
+            delegate.accelerometer(at: .display, restingReading: reading)
+        } else if discovery.chosen == nil, accelerometer != nil {
+            delegate.accelerometer(at: .display, restingReading: nil)
+        }
         accelerometer = discovery.chosen
         delegate.accelerometerDiscoveryChanged(at: .display)
     }
@@ -228,6 +240,7 @@ public final class InputAccelerometerSensor {
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
+            delegate.accelerometer(at: .display, restingReading: nil)
             delegate.accelerometerDiscoveryChanged(at: .display)
         case .add, .change, .bind:
             guard sysname.hasPrefix("event") else { return }

@@ -73,6 +73,20 @@ public struct PolledChannel: Sendable, Hashable {
         encoding: .appleSMCLight
     )
 
+    /// The `light` attribute, `(left,right)` as Apple's SMC writes it, of another platform or hwmon device that udev
+    /// marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`: the same level, at the pace of the other light sensors (0.8 s), since
+    /// nothing says its reading is as slow as the SMC's.
+    public static let platformLight = PolledChannel(
+        kind: .light,
+        attribute: "light",
+        scale: 1,
+        offset: 0,
+        unit: .vendor,
+        nearLevel: nil,
+        interval: PolledSensorKind.light.defaultInterval,
+        encoding: .appleSMCLight
+    )
+
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
     /// - Parameters:
     ///   - exists: whether the device has a sysfs attribute. The value attributes are only looked for, never read

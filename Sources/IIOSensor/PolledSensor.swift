@@ -22,8 +22,9 @@ import Glibc
 #endif
 
 /// One of the sensors iio-sensor-proxy serves besides the accelerometer (light, proximity, compass): found among
-/// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC, or a hwmon device with a
-/// `light` attribute) through libudev, followed through hotplug, and read by polling one sysfs attribute on a timer
+/// the IIO devices (and, for light, the `applesmc` platform device of Apple's SMC, a hwmon device with a
+/// `light` attribute, or a platform device udev marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`) through libudev, a device
+/// udev marks as a sensor of the kind (``SensorProxyType``) before one it does not, followed through hotplug, and read by polling one sysfs attribute on a timer
 /// of the event loop while it runs; an `acpi-als` light sensor with a buffer and a trigger is read through its
 /// buffer instead (``BufferedLightCapture``), and polled when the buffer cannot be set up or fails.
 ///
@@ -238,7 +239,9 @@ public final class PolledSensor {
     public static func discover(_ kind: PolledSensorKind) -> (syspath: String, channel: PolledChannel)? {
         guard let udev = try? Udev() else { return nil }
         let devices = udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath })
-        for device in devices {
+        // A device udev marks as a sensor of this kind (IIO_SENSOR_PROXY_TYPE) goes before one it does not mark.
+        let marked = { (device: UdevDevice) in SensorProxyType.marks(device.properties, as: kind.sensorProxyMeasure) }
+        for device in devices.filter(marked) + devices.filter({ !marked($0) }) {
             let sysfs = SysfsAttributes(path: device.syspath)
             let exists = { (name: String) in access(device.syspath + "/" + name, F_OK) == 0 }
             guard
@@ -265,15 +268,23 @@ public final class PolledSensor {
             return (device.syspath, channel)
         }
         guard kind == .light else { return nil }
-        // Apple's SMC: iio-sensor-proxy's hwmon light. The kernel's applesmc shows `light` on its platform device
-        // (modalias platform:applesmc); iio-sensor-proxy's udev rule also looks for it on a hwmon device.
-        let platform = udev.devices(subsystem: "platform").filter {
-            $0.properties["MODALIAS"] == "platform:applesmc" || $0.properties["DRIVER"] == "applesmc"
-        }
-        for device in (platform + udev.devices(subsystem: "hwmon")).sorted(by: { $0.syspath < $1.syspath })
-        where access(device.syspath + "/light", F_OK) == 0 {
-            return (device.syspath, .appleSMCLight)
-        }
-        return nil
+        // iio-sensor-proxy's hwmon light: Apple's SMC, whose kernel driver shows `light` on its platform device
+        // (modalias platform:applesmc), on a hwmon device (where iio-sensor-proxy's udev rule looks), or any platform
+        // or hwmon device udev marks IIO_SENSOR_PROXY_TYPE=hwmon-als; marked ones first.
+        let hwmonALS = { (device: UdevDevice) in SensorProxyType.types(in: device.properties).contains(.hwmonALS) }
+        let platform = udev.devices(subsystem: "platform").filter { isAppleSMC($0) || hwmonALS($0) }
+        let candidates = (platform + udev.devices(subsystem: "hwmon"))
+            .filter { access($0.syspath + "/light", F_OK) == 0 }
+            .sorted(by: { $0.syspath < $1.syspath })
+        guard let device = candidates.first(where: hwmonALS) ?? candidates.first else { return nil }
+        // Apple's SMC (the applesmc platform device, or a hwmon device) at its slow pace; another marked platform
+        // device at the pace of the other lights.
+        let isOtherPlatform = platform.contains { $0.syspath == device.syspath } && !isAppleSMC(device)
+        return (device.syspath, isOtherPlatform ? .platformLight : .appleSMCLight)
+    }
+
+    /// Whether a platform device is Apple's SMC (its modalias or its driver).
+    private static func isAppleSMC(_ device: UdevDevice) -> Bool {
+        device.properties["MODALIAS"] == "platform:applesmc" || device.properties["DRIVER"] == "applesmc"
     }
 }

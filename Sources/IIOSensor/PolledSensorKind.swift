@@ -28,4 +28,13 @@ public enum PolledSensorKind: String, Sendable, Hashable, CaseIterable {
         case .proximity, .compass: 0.7
         }
     }
+
+    /// What iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE` calls a device of this kind.
+    public var sensorProxyMeasure: SensorProxyType.Measure {
+        switch self {
+        case .light: .light
+        case .proximity: .proximity
+        case .compass: .compass
+        }
+    }
 }

@@ -25,10 +25,12 @@
 ///   the reading whenever it leaves those 3°) for 400 ms, and so has the angle itself within 1.5° (a turn that
 ///   moves each reading a little moves their angle by the sum); the size of each reading is steady too (the RMS
 ///   deviation of |a| from its one-second average at most 5 % of g);
-/// - both readings are within 10 % of g, within 1 m/s² of each other, and their hinge-axis (x) components agree
-///   within 0.6 m/s²: a rigid, still machine reads the same gravity along its hinge with both sensors;
-/// - the hinge axis is at least 25° from vertical (the (y, z) part of each reading at least sin 25° × g), and the
-///   other sensor's reading is at most a second old;
+/// - both readings are within 10 % of their sensor's **level**, within 1 m/s² of each other, and their hinge-axis
+///   (x) components agree within 0.6 m/s²: a rigid, still machine reads the same gravity along its hinge with both
+///   sensors. Each reading is taken in g of its own sensor's level (what it reads still, learnt as it reads), since
+///   the two sensors' scales often differ by a few percent, which alone would put them more than 1 m/s² apart;
+/// - the hinge axis is at least 25° from vertical (the (y, z) part of each reading at least sin 25° of its
+///   level), and the other sensor's reading is at most a second old;
 /// - the angle is within the trusted range, 20°…340° (closed and folded look alike to gravity; the margin is more
 ///   than a closed or folded machine's distance from the seam plus the worst error of a trusted angle).
 ///
@@ -43,7 +45,7 @@
 /// A machine folded flat (355–360°) reads like a closed one, so **the fold itself** also decides: when the
 /// followed angle rises by at least 90° in one continuous stretch to ``foldAngle`` or more (at least 240°) while
 /// the hinge-axis components agree within 1.5 m/s² (the lid turns about its hinge) and the base's reading is within
-/// 10 % of g (the base is held while the lid turns), it is tablet mode at once, before the fold ends. A turn of the
+/// 10 % of its level (the base is held while the lid turns), it is tablet mode at once, before the fold ends. A turn of the
 /// whole machine errs by less than that, or shakes the base too.
 ///
 /// Readings are in m/s² (the daemon's calibrated samples, and traces recorded by it).
@@ -99,8 +101,14 @@ public struct HingeMonitor: Sendable {
     private static let axisAgreement = 0.6
     /// The largest difference of the hinge-axis components while folding, m/s².
     private static let foldAxisAgreement = 1.5
-    /// sin 25° × g: the smallest (y, z) part of a reading for the hinge axis to be far enough from vertical.
-    private static let smallestCrossPart = 0.422_618_261_740_699_4 * gravity
+    /// sin 25°: the smallest (y, z) part of a reading, as a share of its sensor's level, for the hinge axis to be
+    /// far enough from vertical.
+    private static let smallestCrossShare = 0.422_618_261_740_699_4
+    /// How long (seconds of steady readings) a sensor's level is a plain average of its readings; then it follows
+    /// them slowly (τ ``levelTime``), so that a sensor's level is known within a second, and a reading that moves
+    /// away from it (the sensor accelerates) stays away.
+    private static let levelLearningTime = 1.0
+    private static let levelTime = 30.0
 
     private var display = Filter()
     private var base = Filter()
@@ -159,13 +167,15 @@ public struct HingeMonitor: Sendable {
         else { return false }
         let d = display.filtered
         let b = base.filtered
-        guard (d.y * d.y + d.z * d.z).squareRoot() >= Self.smallestCrossPart,
-            (b.y * b.y + b.z * b.z).squareRoot() >= Self.smallestCrossPart
+        guard (d.y * d.y + d.z * d.z).squareRoot() >= Self.smallestCrossShare * display.level,
+            (b.y * b.y + b.z * b.z).squareRoot() >= Self.smallestCrossShare * base.level
         else { return false }
         let reading = HingeAngle.degrees(display: d, base: b)
         follow(reading, at: time)
         let previous = tabletMode
-        let axisDifference = (d.x - b.x).magnitude
+        // Each reading in g of its own sensor's level, so that sensors whose scales differ by a few percent (as
+        // many do: calibrations are per part) still agree on a still machine.
+        let axisDifference = (d.x / display.level - b.x / base.level).magnitude * Self.gravity
         let still = Self.isStill(display, base, at: time) && axisDifference <= Self.axisAgreement
         if still, track < -Self.lowestTrustedAngle || track > 360 + Self.lowestTrustedAngle {
             // Still, and farther past the seam than a still hinge can read: the track went astray while the
@@ -185,7 +195,7 @@ public struct HingeMonitor: Sendable {
             }
         } else if tabletMode != true, track >= foldAngle, track - trackLow >= Self.foldRise,
             axisDifference <= Self.foldAxisAgreement,
-            (b.magnitude - Self.gravity).magnitude <= Self.magnitudeTolerance * Self.gravity
+            (b.magnitude - base.level).magnitude <= Self.magnitudeTolerance * base.level
         {
             tabletMode = true
         }
@@ -229,11 +239,12 @@ public struct HingeMonitor: Sendable {
 
     private static func isStill(_ display: Filter, _ base: Filter, at time: Double) -> Bool {
         guard display.isSteady(at: time), base.isSteady(at: time) else { return false }
-        let displayMagnitude = display.filtered.magnitude
-        let baseMagnitude = base.filtered.magnitude
-        return (displayMagnitude - gravity).magnitude <= magnitudeTolerance * gravity
-            && (baseMagnitude - gravity).magnitude <= magnitudeTolerance * gravity
-            && (displayMagnitude - baseMagnitude).magnitude <= magnitudeAgreement
+        // In g of each sensor's own level: a still sensor reads its level, whatever its scale.
+        let displayMagnitude = display.filtered.magnitude / display.level
+        let baseMagnitude = base.filtered.magnitude / base.level
+        return (displayMagnitude - 1).magnitude <= magnitudeTolerance
+            && (baseMagnitude - 1).magnitude <= magnitudeTolerance
+            && (displayMagnitude - baseMagnitude).magnitude * gravity <= magnitudeAgreement
     }
 
     /// One sensor's low-pass filter and measures of motion.
@@ -250,6 +261,13 @@ public struct HingeMonitor: Sendable {
         var meanMagnitude = 0.0
         /// The moving average of ((|a| − ``meanMagnitude``)/g)².
         var motion = 0.0
+        /// What the sensor reads still: |a| averaged while steady (a plain average over the first second, then
+        /// with τ ``HingeMonitor/levelTime``), since the first reading, kept across gaps. A sensor's scale is often a few
+        /// percent off (each part has its own calibration), so readings are judged against their own level, not
+        /// against standard gravity.
+        var level = 0.0
+        /// Seconds of steady readings averaged into ``level``.
+        var levelTime = 0.0
 
         /// Whether the reading's size and direction have been steady long enough.
         func isSteady(at time: Double) -> Bool {
@@ -265,6 +283,7 @@ public struct HingeMonitor: Sendable {
             guard seeded, dt > 0, dt <= HingeMonitor.maximumGap, size > 0 else {
                 // The first reading, a gap or time going back: start again from this reading, not yet still.
                 seeded = size > 0
+                if level == 0 { level = size }
                 lastTime = sample.time
                 filtered = a
                 direction = size > 0 ? Self.scaled(a, by: 1 / size) : .zero
@@ -305,6 +324,11 @@ public struct HingeMonitor: Sendable {
             let deviation = relative * relative
             let m = dt / (HingeMonitor.motionTime + dt)
             motion += m * (deviation - motion)
+            if motion <= HingeMonitor.stillDeviation * HingeMonitor.stillDeviation {
+                let span = levelTime < HingeMonitor.levelLearningTime ? levelTime : HingeMonitor.levelTime
+                level += dt / (span + dt) * (size - level)
+                levelTime += dt
+            }
         }
 
         private static func scaled(_ v: Vector3, by factor: Double) -> Vector3 {

@@ -52,6 +52,8 @@ public struct OrientationClassifier: Sendable {
     private let dwellTime: Double
     private let faceEnterSine: Double
     private let faceExitSine: Double
+    /// sin(face angle + ``faceMargin``): the tilt a device lying on its back or face goes past.
+    private let faceMarginSine: Double
     private let edgeLowestSine: Double
     private let leaveCosineUpright: Double
     private let leaveCosineFlat: Double
@@ -69,6 +71,10 @@ public struct OrientationClassifier: Sendable {
     /// …for this long, longer than any impact (at most 300 ms), makes the run's level the new g.
     private static let levelTime = 0.400
     private static let faceEnterTime = 0.300
+    /// How far past the face angle (degrees) a device must go for the usual ``faceEnterTime`` to decide.
+    private static let faceMargin = 4.0
+    /// How long a device that stays less than ``faceMargin`` past the face angle must stay past it.
+    private static let faceSlowEnterTime = 2.5
     private static let faceExitTime = 0.100
     /// The stillness below which time does not count toward face down.
     private static let faceDownStillness = 0.3
@@ -111,6 +117,8 @@ public struct OrientationClassifier: Sendable {
     private var face = Face.none
     private var faceCandidate = Face.none
     private var faceCandidateTime: Double = 0
+    /// The steepest tilt (its sine, toward the candidate's face) since the face candidate began.
+    private var faceCandidatePeak: Double = -1
     private var faceExitElapsed: Double = 0
     private var poseState = PoseState.initial
     private var candidate: Pose?
@@ -123,6 +131,7 @@ public struct OrientationClassifier: Sendable {
         dwellTime = configuration.dwellTime
         faceEnterSine = Trigonometry.sine(degrees: configuration.faceAngle)
         faceExitSine = Trigonometry.sine(degrees: configuration.faceAngle - 10)
+        faceMarginSine = Trigonometry.sine(degrees: min(configuration.faceAngle + Self.faceMargin, 90))
         edgeLowestSine = -Trigonometry.sine(degrees: 25)
         leaveCosineUpright = Trigonometry.cosine(degrees: 45 + 15)
         leaveCosineFlat = Trigonometry.cosine(degrees: 45 + 30)
@@ -183,7 +192,7 @@ public struct OrientationClassifier: Sendable {
 
         updateFace(sine: sine, dt: dt, stillTime: stillTime)
         if face == .none && sine >= edgeLowestSine && sine <= faceEnterSine {
-            updatePose(x: filtered.x / norm, y: filtered.y / norm, sine: sine, stillTime: stillTime)
+            updatePose(x: filtered.x / norm, y: filtered.y / norm, sine: sine, stillTime: stillTime, sample: a)
         }
     }
 
@@ -259,11 +268,19 @@ public struct OrientationClassifier: Sendable {
             if target != faceCandidate {
                 faceCandidate = target
                 faceCandidateTime = 0
+                faceCandidatePeak = -1
             }
             // Face down only counts while the device is still: held overhead or tossed, a device
             // points its screen down only for a moment.
             faceCandidateTime += target == .down && stillTime < dt * Self.faceDownStillness ? 0 : stillTime
-            if faceCandidateTime >= Self.faceEnterTime {
+            faceCandidatePeak = max(faceCandidatePeak, target == .up ? sine : -sine)
+            // A device lying on its back or its face goes well past the face angle (80-90°): then the usual
+            // 300 ms decide. One on a lap or a stand at 65-68°, whose sway, tremor and sensor offset take it just
+            // past the angle at times, never goes ``faceMargin`` past it: it must stay past the angle for
+            // ``faceSlowEnterTime`` before it counts as lying, so that a turn or a shift of the hands does not
+            // show face up (and hold it until the device rises above the exit angle).
+            let required = faceCandidatePeak >= faceMarginSine ? Self.faceEnterTime : Self.faceSlowEnterTime
+            if faceCandidateTime >= required {
                 face = target
                 faceCandidate = .none
                 faceCandidateTime = 0
@@ -292,8 +309,8 @@ public struct OrientationClassifier: Sendable {
         }
     }
 
-    private mutating func updatePose(x: Double, y: Double, sine: Double, stillTime: Double) {
-        let inPlane = (x * x + y * y).squareRoot()
+    /// The pose whose edge is highest: the largest of (−y, −x, y, x).
+    private static func nearestPose(x: Double, y: Double) -> Pose {
         var best = Pose.normal
         var bestComponent = -y
         if -x > bestComponent {
@@ -307,6 +324,12 @@ public struct OrientationClassifier: Sendable {
         if x > bestComponent {
             best = .leftUp
         }
+        return best
+    }
+
+    private mutating func updatePose(x: Double, y: Double, sine: Double, stillTime: Double, sample: Vector3) {
+        let inPlane = (x * x + y * y).squareRoot()
+        let best = Self.nearestPose(x: x, y: y)
 
         if let current = pose, poseState == .confirmed {
             // Hysteresis: leave the current pose only once it is 45° + δ away, δ from 15° upright to 30°
@@ -325,6 +348,14 @@ public struct OrientationClassifier: Sendable {
             let flatness = min(1, max(0, (sine < 0 ? -sine : sine) / faceEnterSine))
             let leaveCosine = leaveCosineUpright + (leaveCosineFlat - leaveCosineUpright) * flatness
             guard candidateTime >= dwellTime, Self.component(of: current, x: x, y: y) < inPlane * leaveCosine
+            else { return }
+            // The filter lags the hand: on a half turn read slowly (10 Hz), the filtered direction still points
+            // at the pose in between when the hand has passed it or is about to. A pose is taken only while the
+            // sample, and the sample carried on by as much as it leads the filter (where the hand will be a
+            // filter time from now), agree that it is the nearest: the pose in between is never shown. On a
+            // quarter turn both lie in the new pose already, and nothing waits.
+            guard Self.nearestPose(x: sample.x, y: sample.y) == best,
+                Self.nearestPose(x: 2 * sample.x - filtered.x, y: 2 * sample.y - filtered.y) == best
             else { return }
             confirm(best)
             return
@@ -347,6 +378,23 @@ public struct OrientationClassifier: Sendable {
         candidate = nil
         candidateTime = 0
         deviceOrientation = wanted.deviceOrientation(natural: configuration.natural)
+    }
+
+    /// The device orientation of a device held still at `acceleration`, decided from that one reading: face up or
+    /// face down beyond `FaceUpAngle=`, else the nearest of the four poses; `unknown` for a reading with no
+    /// direction. For a reading taken once while nobody generates (an input accelerometer's values at discovery),
+    /// not for a stream of samples: it has no hysteresis and no dwell.
+    public static func restingOrientation(
+        of acceleration: Vector3,
+        configuration: ClassifierConfiguration = ClassifierConfiguration()
+    ) -> DeviceOrientation {
+        let norm = acceleration.magnitude
+        guard norm.isFinite, norm > 0 else { return .unknown }
+        let sine = acceleration.z / norm
+        let faceSine = Trigonometry.sine(degrees: configuration.faceAngle)
+        if sine >= faceSine { return .faceUp }
+        if -sine >= faceSine { return .faceDown }
+        return nearestPose(x: acceleration.x, y: acceleration.y).deviceOrientation(natural: configuration.natural)
     }
 
     private static func inPlane(_ a: Vector3) -> Double {

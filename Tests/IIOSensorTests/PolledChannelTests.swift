@@ -147,18 +147,36 @@ import Testing
     }
 }
 
-/// Near or far, with a margin around the near level.
+/// Near or far with iio-sensor-proxy's margin: it follows the previous reading, so a steady reading is decided by
+/// the level alone, and the margin only delays a flip by one reading.
 @Suite struct ProximityThresholdTests {
-    @Test func aReadingHoveringAtTheLevelDoesNotFlap() {
+    @Test func aSteadyReadingJustAboveTheLevelIsNearAtTheSecondReading() {
+        var threshold = ProximityThreshold(nearLevel: 128)
+        // A phone held to the ear reads 129 against a level of 128: far at first (the margin), then near for good.
+        #expect(threshold.update(raw: 129) == false)
+        for _ in 0..<5 { #expect(threshold.update(raw: 129) == true) }
+    }
+
+    @Test func aSteadyReadingAtOrBelowTheLevelIsFar() {
+        for raw in [128.0, 127, 116, 0] {
+            var threshold = ProximityThreshold(nearLevel: 128)
+            for _ in 0..<5 { #expect(threshold.update(raw: raw) == false, "\(raw)") }
+        }
+    }
+
+    @Test func theMarginDelaysAFlipByOneReading() {
         var threshold = ProximityThreshold(nearLevel: 100)
         #expect(threshold.update(raw: 50) == false)
-        // Above the level but within the margin: still far.
-        #expect(threshold.update(raw: 105) == false)
+        // From below the level, a reading must rise above 110 % of it to be near at once.
         #expect(threshold.update(raw: 111) == true)
-        // Below the level but within the margin: still near.
-        for raw in [99.0, 95, 91, 104, 92] { #expect(threshold.update(raw: raw) == true) }
+        // From above the level, a reading above 90 % of it is still near once, then far.
+        #expect(threshold.update(raw: 95) == true)
+        #expect(threshold.update(raw: 95) == false)
+        // 105 after a reading below the level: far once (within the margin), then near.
+        #expect(threshold.update(raw: 105) == false)
+        #expect(threshold.update(raw: 105) == true)
+        // At or below 90 % of the level, far at once.
         #expect(threshold.update(raw: 90) == false)
-        #expect(threshold.update(raw: 109) == false)
     }
 
     @Test func aResetDecidesAfresh() {
@@ -166,6 +184,8 @@ import Testing
         #expect(threshold.update(raw: 500) == true)
         threshold.reset()
         #expect(threshold.isNear == nil)
+        #expect(threshold.previousRaw == nil)
         #expect(threshold.update(raw: 95) == false)
+        #expect(threshold.update(raw: 105) == false)
     }
 }

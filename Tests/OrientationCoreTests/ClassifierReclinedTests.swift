@@ -68,6 +68,47 @@ import Testing
             }
         }
     }
+
+    /// A half turn at a steep recline, read slowly: the filter still points at the pose in between when the samples
+    /// have passed it, and that pose is never shown; the turn goes straight to the opposite one.
+    @Test(arguments: [50.0, 60, 65, 68], [0.4, 0.5, 0.7, 1.0])
+    func aHalfTurnAtTenHertzNeverShowsThePoseInBetween(tilt: Double, seconds: Double) throws {
+        for start in [0.0, 90, 180, 270] {
+            for angle in [180.0, -180] {
+                let (driver, decided) = Self.turn(from: start, by: angle, tilt: tilt, over: seconds, rate: 10)
+                let context = "turn \(start)° by \(angle)° over \(seconds) s at \(tilt)°"
+                let latency = try #require(decided, "\(context) never decided")
+                #expect(latency <= 0.150, "\(context): \(latency) s")
+                #expect(driver.devices.count == 2, "\(context): \(driver.devices)")
+            }
+        }
+    }
+
+    /// Sway, tremor and a sensor's offset take a device standing at 65-68° just past the face angle (70°) at
+    /// times: that is not lying on its back, and face up is not shown (nor held afterwards); one lying on its back
+    /// (beyond 74°) goes face up within the usual 300 ms of stillness.
+    @Test(arguments: [10.0, 25, 100])
+    func justPastTheFaceAngleIsNotLyingFlat(rate: Double) {
+        var driver = ClassifierDriver(rate: rate)
+        driver.hold(Self.direction(turn: 90, tilt: 66), for: 2)
+        // Just past 70° for two seconds, back to 66°.
+        driver.hold(Self.direction(turn: 90, tilt: 71.5), for: 2)
+        driver.hold(Self.direction(turn: 90, tilt: 66), for: 2)
+        #expect(driver.devices == [.portrait], "\(driver.devices)")
+        // Lying at 88° (a table with a slope): face up within 0.4 s.
+        let before = driver.time
+        var faceUp: Double?
+        for _ in 0..<Int(rate) {
+            driver.step(Self.direction(turn: 90, tilt: 88))
+            if faceUp == nil && driver.device == .faceUp { faceUp = driver.time - before }
+        }
+        #expect((faceUp ?? .infinity) <= 0.4, "face up after \(faceUp ?? .infinity) s")
+        // Staying past the face angle for long (a device lying on a cushion at 72°) is lying, after 2.5 s.
+        var still = ClassifierDriver(rate: rate)
+        still.hold(Self.direction(turn: 0, tilt: 66), for: 2)
+        still.hold(Self.direction(turn: 0, tilt: 72), for: 3)
+        #expect(still.devices == [.landscapeLeft, .faceUp], "\(still.devices)")
+    }
 }
 
 extension Vector3 {

@@ -295,6 +295,30 @@ struct ConvertibleScenario {
         )
     }
 
+    /// A laptop resting on a table, opened at 110° (nobody types), then folded into a tent (the lid turned over to
+    /// 300°, the machine resting on the two edges) in 1.5 s, and left so.
+    static func laptopOnATableFoldedIntoATent(
+        displayRate: Double,
+        baseRate: Double,
+        baseDelay: Double,
+        layout: Layout,
+        seed: UInt64
+    ) -> ConvertibleScenario {
+        let segments: [Segment] = [
+            .hold("laptop on a table", 5, .still, from: (110, 0, 0)),
+            .move("folded into a tent", 1.5, angle: 300, roll: -60),
+            .hold("tent", 3),
+        ]
+        return ConvertibleScenario(
+            segments: segments,
+            displayRate: displayRate,
+            baseRate: baseRate,
+            baseDelay: baseDelay,
+            layout: layout,
+            seed: seed
+        )
+    }
+
     /// A laptop opened flat on a table and turned round on it (about the middle of the machine) in `seconds`, to
     /// show the screen across the table, and back.
     static func flatLaptopTurnedRoundOnATable(

@@ -36,6 +36,9 @@ package struct InputAccelerometerFixture {
     package var initial = AxisValues<Int32>(x: 0, y: 0, z: 0)
     /// hwdb's `ACCEL_MOUNT_MATRIX` on the evdev node, if any.
     package var mountMatrix: String?
+    /// Whether udev marks the evdev node with iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE=input-accel` instead of
+    /// `ID_INPUT_ACCELEROMETER=1` (a local rule's mark).
+    package var markedBySensorProxyTypeOnly = false
     /// The sysfs folder of the input device's parent.
     package var parentPath = "/sys/devices/platform/lis3lv02d"
 
@@ -76,7 +79,7 @@ package struct InputAccelerometerFixture {
         E: DEVNAME=\(deviceNode)
         E: SUBSYSTEM=input
         E: ID_INPUT=1
-        E: ID_INPUT_ACCELEROMETER=1\(mountMatrix.map { "\nE: ACCEL_MOUNT_MATRIX=\($0)" } ?? "")
+        E: \(markedBySensorProxyTypeOnly ? "IIO_SENSOR_PROXY_TYPE=input-accel" : "ID_INPUT_ACCELEROMETER=1")\(mountMatrix.map { "\nE: ACCEL_MOUNT_MATRIX=\($0)" } ?? "")
         A: dev=13:\(64 + eventNumber)\\n
 
         """

@@ -15,7 +15,8 @@ import Foundation
 import Testing
 
 /// `orientd classify` on scenarios beyond the evaluation's own, generated at test time: turns while reclined
-/// 50°, 60° and 70° (scripts/classifier_scenarios.py, scored by orient_eval.py like the public scenarios),
+/// 50°, 60° and 70°, and steep turns at 10 Hz (scripts/classifier_scenarios.py, scored by orient_eval.py like the
+/// public scenarios),
 /// and traces whose magnitude of gravity changes for good.
 // Skipped, saying why, without the evaluation kit (see EvaluationKit).
 @Suite(
@@ -53,6 +54,23 @@ struct ClassifierScenarioTests {
             let p95 = try #require(row["latency_after_motion_p95_ms"] as? Double, "\(name)")
             #expect(p95 <= 150, "\(name): p95 \(p95) ms after the motion ends")
         }
+    }
+
+    /// A tablet on a lap or a stand, reclined 50-68° from upright, turned a quarter or a half in 0.4-1 s and read at
+    /// 10 Hz (scripts/classifier_scenarios.py `steep`), several seeds: every turn is caught, with no face-up
+    /// report while it stands at 65° and no intermediate orientation shown on a half turn.
+    @Test("steep turns at 10 Hz are caught", arguments: [1, 2, 3, 4])
+    func steepTurnsAtTenHertz(seed: Int) throws {
+        let (scored, rows) = try Self.score(["steep"], rate: 10, reps: 10, extra: ["--seed", String(seed)])
+        print("classifier at 10 Hz, seed \(seed):\n\(scored.standardOutput)")
+        #expect(scored.status == 0, "\(scored.standardOutput)\(scored.standardError)")
+        let row = try #require(rows["steep"], "no figures for steep")
+        #expect(row["rotations"] as? Int == 60)
+        #expect(row["missed"] as? Int == 0, "missed rotations")
+        #expect(row["spurious_per_hour"] as? Double == 0, "false rotations")
+        #expect(row["device_spurious"] as? Int == 0, "wrong device orientations (face up, or the one in between)")
+        let p95 = try #require(row["latency_after_motion_p95_ms"] as? Double)
+        #expect(p95 <= 150, "p95 \(p95) ms after the motion ends")
     }
 
     /// Every public scenario, its samples multiplied by `factor` from 1.5 s on (before the device moves):

@@ -195,9 +195,13 @@ final class SensorProxyService {
         let channel = sensor.channel
         switch sensor.kind {
         case .light:
+            // The unit is the readings', as iio-sensor-proxy's: `lux` until the first reading of a sensor found,
+            // and again once it is gone (a sensor replaced keeps its predecessor's until it reads).
             new.hasAmbientLight = channel != nil
-            new.lightLevelUnit = (channel?.unit ?? .lux).rawValue
-            if channel == nil { new.lightLevel = 0 }
+            if channel == nil {
+                new.lightLevel = 0
+                new.lightLevelUnit = LightUnit.lux.rawValue
+            }
         case .proximity:
             new.hasProximity = channel != nil
             if channel == nil { new.proximityNear = false }
@@ -211,7 +215,7 @@ final class SensorProxyService {
     private static func properties(of engine: Engine) -> SensorProxyProperties {
         SensorProxyProperties(
             hasAccelerometer: engine.hasAccelerometer,
-            orientation: SensorProxyProperties.orientation(interface: engine.state.interface, natural: engine.natural),
+            orientation: SensorProxyProperties.orientation(interface: engine.busInterface, natural: engine.natural),
             tilt: SensorProxyProperties.tilt(engine.tilt)
         )
     }
@@ -431,7 +435,9 @@ extension SensorProxyService: PolledSensorDelegate {
     func polledSensor(_ sensor: PolledSensor, read value: Double) {
         var new = properties
         switch sensor.kind {
-        case .light: new.lightLevel = value
+        case .light:
+            new.lightLevel = value
+            new.lightLevelUnit = (sensor.channel?.unit ?? .lux).rawValue
         case .proximity: new.proximityNear = proximity?.update(raw: value) ?? false
         case .compass: new.compassHeading = value
         }

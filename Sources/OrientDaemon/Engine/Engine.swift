@@ -60,6 +60,9 @@ package final class Engine {
         options: settings.sensor,
         delegate: self
     )
+    /// The device orientation of the display's accelerometer read once at its discovery (an input accelerometer:
+    /// ``DisplaySensor``), nil without one.
+    var restingOrientation: DeviceOrientation?
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
     package var tracksTilt = false
 
@@ -137,6 +140,16 @@ package final class Engine {
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
     var hasAccelerometer: Bool { sensorState != .absent && sensors.display.accelerometer != nil }
+    /// The interface orientation iio-sensor-proxy's `AccelerometerOrientation` shows: the policy's, or, while nobody
+    /// generates and it has none, the one the policy would give the orientation read at discovery
+    /// (``restingOrientation``), as iio-sensor-proxy shows an input accelerometer's pose before any claim.
+    var busInterface: InterfaceOrientation {
+        guard !isGenerating, policy.interface == .unknown, let restingOrientation, restingOrientation != .unknown
+        else { return policy.interface }
+        var resting = policy
+        _ = resting.setDevice(restingOrientation)
+        return resting.interface
+    }
     /// The panel's natural orientation in force.
     var natural: NaturalOrientation { policy.natural }
     /// Whether the interface follows the device orientation now (`AutoRotate=` and tablet mode).
