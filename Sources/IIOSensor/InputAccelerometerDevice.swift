@@ -117,9 +117,8 @@ final class InputAccelerometerDevice {
             let request =
                 UInt(2) << 30 | UInt(MemoryLayout<input_absinfo>.size) << 16 | UInt(0x45) << 8
                 | UInt(0x40 + axis)
-            guard retryingInterrupts(.minusOneAndErrno) { ioctl(descriptor.rawValue, request, &info) } == 0 else {
-                return nil
-            }
+            let result = retryingInterrupts(.minusOneAndErrno) { ioctl(descriptor.rawValue, request, &info) }
+            guard result == 0 else { return nil }
             axes.append(info)
         }
         guard axes.contains(where: { $0.value != 0 }) else { return nil }
