@@ -396,10 +396,10 @@ public final class AccelerometerSensor {
         probeCheck = nil
         watch.gateChanged(usable: usableSamples)
         lifecycle.update((capture, watch: watch))
-        // Gated, a look may come a third of its interval late: the kernel then wakes the process once for the looks
-        // of both sensors of a convertible (and any other timer due then).
+        // Gated, a look may come a second late: the kernel then wakes the process once for the looks of both
+        // sensors of a convertible, paced together (and for any other timer due then).
         let interval = gated ? watch.settings.gatedLookInterval : options.pollFallback / 2
-        bufferLooks = try? loop.addRepeatingTimer(interval: interval, accuracy: gated ? interval / 3 : 0.001) {
+        bufferLooks = try? loop.addRepeatingTimer(interval: interval, accuracy: gated ? 1 : 0.001) {
             [unowned self] in self.lookAtBuffer()
         }
     }

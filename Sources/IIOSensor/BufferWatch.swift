@@ -38,10 +38,11 @@ struct BufferWatch: Equatable, Sendable {
         /// Seconds between two looks while the gate holds the scans back: ``gatedLookFactor`` × `PollFallbackSec=`.
         var gatedLookInterval: Double
 
-        /// The looks while gated are this many times `PollFallbackSec=` apart (30 s by default): each look that finds
+        /// The looks while gated are this many times `PollFallbackSec=` apart (40 s by default): each look that finds
         /// nothing costs two wake-ups (the look, the probe's scan), so a still device wakes the process
-        /// 2 / (15 × `PollFallbackSec=`) times a second (0.07 by default).
-        static let gatedLookFactor = 15.0
+        /// 2 / (20 × `PollFallbackSec=`) times a second (0.05 by default); the looks of a convertible's two sensors
+        /// fall in one wake-up (the timers' second of slack), so three wake-ups for both (0.075 a second).
+        static let gatedLookFactor = 20.0
 
         /// The settings for a sensor asking for `rate` samples per second and falling back after `pollFallback`.
         init(clockJump: Double, rate: Double, pollFallback: Double) {

@@ -186,7 +186,7 @@ extension EmulatedDeviceTests {
         @Test(arguments: Driver.allCases)
         func aBufferGoneSilentIsFoundAndPolled(driver: Driver) async throws {
             let testbed = Testbed()
-            // Looks every 15 s while gated (15 × PollFallbackSec=).
+            // Looks every 20 s while gated (20 × PollFallbackSec=).
             let (daemon, client, _) = try await Self.settled(
                 driver,
                 testbed,

@@ -164,9 +164,9 @@ import Testing
 
     /// Gated (the driver holds back the scans of a still device): a silent look asks for a probe, not a
     /// re-validation; a probe answered keeps the buffer, a probe unanswered re-validates it; a suspend still
-    /// re-validates at once. The looks are 15 × `PollFallbackSec=` apart.
+    /// re-validates at once. The looks are 20 × `PollFallbackSec=` apart.
     @Test func aGatedBufferIsProbedBeforeItIsJudgedSilent() {
-        #expect(Self.settings.gatedLookInterval == 30)
+        #expect(Self.settings.gatedLookInterval == 40)
         var watch = BufferWatch(settings: Self.settings, usable: 0, asleepOffset: 0)
         _ = watch.look(usable: 40, asleepOffset: 0)
         watch.gateChanged(usable: 45)
