@@ -192,10 +192,26 @@ final class BufferedCapture: Capture {
 
     /// Opens the gate for one scan, at the idle pace, to see that the buffer still delivers while the device is
     /// still; the first scan closes it again. Does nothing unless the gate holds the scans back now.
+    /// A hub's hysteresis changes with the buffer on (two attribute writes, no re-configuration); the any-motion
+    /// trigger only with the buffer off.
     func probe() {
         guard motionGated, buffer != nil else { return }
         probing = true
+        if case .hysteresis = gate, settings.setHysteresis(device, "0") {
+            motionGated = false
+            return
+        }
         configure(.idle, gated: false)
+    }
+
+    /// The probe's scan came: the gate closes again, with the buffer on when it is a hub's hysteresis.
+    private func endProbe() {
+        probing = false
+        if case .hysteresis(let value) = gate, settings.setHysteresis(device, value) {
+            motionGated = true
+            return
+        }
+        configure(.idle, gated: true)
     }
 
     /// Configures the pace `new`, the gate closed when `gated` and the pace idle, and a buffer to match.
@@ -336,9 +352,6 @@ final class BufferedCapture: Capture {
         )
         // The probe's scan came, and the device is still (the sample did not bring the full pace back): the gate
         // closes again.
-        if probing, pace == .idle, buffer != nil {
-            probing = false
-            configure(.idle, gated: true)
-        }
+        if probing, pace == .idle, buffer != nil { endProbe() }
     }
 }
