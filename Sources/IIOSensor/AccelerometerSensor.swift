@@ -424,7 +424,10 @@ public final class AccelerometerSensor {
             return
         case .probe:
             // One scan through the gate; none within `PollFallbackSec=`: the buffer is silent.
-            logger.debug("no scan since the last look: one let through the motion gate", metadata: metadata(accelerometer))
+            logger.debug(
+                "no scan since the last look: one let through the motion gate",
+                metadata: metadata(accelerometer)
+            )
             capture.probe()
             probeCheck = try? loop.addTimer(at: loop.now + options.pollFallback) { [unowned self] in
                 self.probeCheck = nil
