@@ -21,7 +21,9 @@ bus (dbus-daemon with Debian's default policy, plus iio-sensor-proxy's policy fi
 systemd/net.hadess.SensorProxy.conf for orientd), and each is watched by `monitor-sensor --accel`, which claims
 the accelerometer. The device is then turned by hand: a rotation of a quarter turn over 0.5-1 s with tremor,
 then still, at random intervals (--seed). Then orientd alone in buffered mode, its scans written at the
-sampling frequency it sets, in groups of its buffer's watermark, as the kernel's FIFO delivers them.
+sampling frequency it sets, in groups of its buffer's watermark, as the kernel's FIFO delivers them, by a HID
+sensor hub whose own `in_accel_hysteresis` is 5 counts: it reports only readings that moved by more than the
+hysteresis, which orientd sets to 0 while the device moves and puts back while it is still.
 
 Figures: memory idle (before any claim) and claimed, as the system pays for it: Pss (smaps_rollup; a page shared
 with other processes counted in part) and USS (the pages of this process alone), then VmRSS; USS by mapping (the
@@ -183,8 +185,9 @@ def poll_writer(device, hand, stop):
 def buffer_feeder(device, hand, stop):
     """The sensor and its FIFO while the buffer is on: a scan at every period of the sampling frequency the daemon
     set, delivered once the FIFO holds the watermark the daemon set; disabling the buffer empties the FIFO, as
-    the kernel does."""
-    fifo, next_sample = [], time.monotonic()
+    the kernel does. As a HID sensor hub, it reports a reading only when an axis moved by more than
+    `in_accel_hysteresis` (when not 0) since the last one reported."""
+    fifo, next_sample, reported = [], time.monotonic(), None
     while not stop.is_set():
         if device.attribute("buffer/enable") != "1":
             fifo.clear()
@@ -193,9 +196,13 @@ def buffer_feeder(device, hand, stop):
             continue
         period = 1 / float(device.attribute("sampling_frequency") or 10)
         watermark = max(1, int(device.attribute("buffer/watermark") or 1))
+        hysteresis = float(device.attribute("in_accel_hysteresis") or 0)
         now = time.monotonic()
         while next_sample <= now:
-            fifo.append(scan(*hand.reading(next_sample), int(next_sample * 1e9)))
+            reading = hand.reading(next_sample)
+            if hysteresis <= 0 or reported is None or max(abs(a - b) for a, b in zip(reading, reported)) > hysteresis:
+                fifo.append(scan(*reading, int(next_sample * 1e9)))
+                reported = reading
             next_sample += period
         if len(fifo) >= watermark:
             try:
@@ -297,7 +304,7 @@ def main():
     print(f"machine: {machine()}")
     print(f"orientd: {args.orientd}; iio-sensor-proxy: {sensor_proxy}; seed {args.seed}, {args.turns} turns")
     work = tempfile.mkdtemp(prefix="side-by-side-")
-    device = EmulatedAccelerometer(properties=[("IIO_SENSOR_PROXY_TYPE", "iio-poll-accel")])
+    device = EmulatedAccelerometer(properties=[("IIO_SENSOR_PROXY_TYPE", "iio-poll-accel")], hysteresis="5")
     hand = Hand(rng)
     stop = threading.Event()
     parts = []
@@ -396,7 +403,9 @@ def buffered(args, work, device, bus, rng):
         frequency, watermark = device.attribute("sampling_frequency"), device.attribute("buffer/watermark")
         results, wrong = latencies(hand, {"orientd": monitor}, args.turns, rng, lambda a: NAMES[int(a // 90) % 4])
         print()
-        print(f"Buffered mode, orientd alone (still: sampling_frequency {frequency} Hz, watermark {watermark}):")
+        hysteresis = device.attribute("in_accel_hysteresis")
+        print(f"Buffered mode, orientd alone (still: sampling_frequency {frequency} Hz, watermark {watermark}, "
+              f"in_accel_hysteresis {hysteresis}):")
         print()
         print("| figure | orientd |")
         print("|---|---|")

@@ -32,7 +32,9 @@ import UdevSupport
 /// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
 /// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
 /// readings (an axis at the limit of its range) never reach the delegate; they count as silence, and a
-/// run of them is logged once.
+/// run of them is logged once. While the driver's motion gate (``MotionGate``) holds back the scans of a still
+/// device, the buffer is looked at every ``BufferWatch/Settings/gatedLookInterval`` instead, with one scan let
+/// through when nothing came since the last look.
 public final class AccelerometerSensor {
     /// The phases of the sensor; capturing, a capture through the buffer is judged by its watch (and looked at by
     /// ``bufferLooks``).
@@ -45,6 +47,11 @@ public final class AccelerometerSensor {
     private let lifecycle: Lifecycle
     /// The repeating look at a buffer that delivers (``lookAtBuffer()``); only while capturing through the buffer.
     private var bufferLooks: TimerSource?
+    /// Whether the looks follow a capture whose motion gate holds back the scans of a still device: then they are
+    /// ``BufferWatch/Settings/gatedLookInterval`` apart, and a silent one lets a scan through (a probe).
+    private var looksGated = false
+    /// The end of a probe: `PollFallbackSec=` after it, unless a usable sample came first.
+    private var probeCheck: TimerSource?
     private var monitor: HotplugMonitor?
     private var pendingDiscovery: TimerSource?
     /// Samples handed to the sink since the process started (usable ones only).
@@ -133,7 +140,9 @@ public final class AccelerometerSensor {
         // `IdleRate=` equal to `Rate=` turns the slowing off: the capture has nothing to change.
         guard options.idleRate < options.rate else { return }
         guard case .capturing(let capturing) = lifecycle.phase, !frequencyRefused else { return }
-        guard !capturing.capture.setPace(new), let accelerometer else { return }
+        let accepted = capturing.capture.setPace(new)
+        followGate()
+        guard !accepted, let accelerometer else { return }
         // Said once for this sensor; the capture stays at the full rate.
         frequencyRefused = true
         logger.notice(
@@ -271,7 +280,11 @@ public final class AccelerometerSensor {
                 asleepOffset: asleepOffset,
                 revalidation: revalidation ? usableSamples : nil
             )
-            logger.info("capturing through the buffer", metadata: metadata(chosen))
+            var details = metadata(chosen)
+            if let gate = capture.gate { details["motion_gate"] = "\(gate.description)" }
+            logger.info("capturing through the buffer", metadata: details)
+            looksGated = false
+            probeCheck = nil
             return .capturing((capture, watch: watch))
         } catch {
             var details = metadata(chosen)
@@ -314,10 +327,11 @@ public final class AccelerometerSensor {
 
     /// A reading of the capture (the hot path): counts, has the watch check the gap to the previous sample (no
     /// clock read: the samples carry their time), and hands usable samples to the delegate.
-    func captured(_ sample: Sample, quality: ReadingQuality) {
+    /// `gated`: read through a motion gate, which holds back the scans of a still device (any gap is no jump).
+    func captured(_ sample: Sample, quality: ReadingQuality, gated: Bool = false) {
         samplesRead += 1
         if case .capturing((let capture, var watch?)) = lifecycle.phase {
-            let jump = watch.sample(at: sample.time)
+            let jump = watch.sample(at: sample.time, gated: gated)
             lifecycle.update((capture, watch: watch))
             if let jump, pendingRevalidation == nil {
                 // Not from inside the capture's delivery, which the re-validation replaces: at the next loop turn.
@@ -334,6 +348,7 @@ public final class AccelerometerSensor {
             return
         }
         usableSamples += 1
+        if probeCheck != nil { probeCheck = nil }
         lifecycle.resetFailures()
         if anomaly != nil { anomalyEnded() }
         delegate.accelerometer(at: options.location, captured: sample)
@@ -373,11 +388,32 @@ public final class AccelerometerSensor {
         anomaly = nil
     }
 
-    /// A look at the buffer, every `PollFallbackSec=` / 2 while capturing through it: no syscall but the loop's
-    /// cached clocks. The watch decides.
+    /// Looks at the buffer at the pace of the capture's gate: every `PollFallbackSec=` / 2 while scans flow, every
+    /// ``BufferWatch/Settings/gatedLookInterval`` while the gate holds them back. Called after every change of pace.
+    private func followGate() {
+        guard case .capturing((let capture, var watch?)) = lifecycle.phase else { return }
+        let gated = capture.motionGated
+        guard gated != looksGated else { return }
+        looksGated = gated
+        probeCheck = nil
+        watch.gateChanged(usable: usableSamples)
+        lifecycle.update((capture, watch: watch))
+        // Gated, a look may come a second late: the kernel then wakes the process once for the looks of both
+        // sensors of a convertible, paced together (and for any other timer due then).
+        let interval = gated ? watch.settings.gatedLookInterval : options.pollFallback / 2
+        bufferLooks = try? loop.addRepeatingTimer(interval: interval, accuracy: gated ? 1 : 0.001) {
+            [unowned self] in self.lookAtBuffer()
+        }
+    }
+
+    /// A look at the buffer, every `PollFallbackSec=` / 2 while capturing through it (gated, less often): no syscall
+    /// but the loop's cached clocks. The watch decides.
     private func lookAtBuffer() {
         guard case .capturing((let capture, var watch?)) = lifecycle.phase else { return }
-        let verdict = watch.look(usable: usableSamples, asleepOffset: asleepOffset)
+        let verdict =
+            looksGated
+            ? watch.gatedLook(usable: usableSamples, asleepOffset: asleepOffset)
+            : watch.look(usable: usableSamples, asleepOffset: asleepOffset)
         lifecycle.update((capture, watch: watch))
         act(on: verdict)
     }
@@ -388,6 +424,20 @@ public final class AccelerometerSensor {
         switch verdict {
         case .keep:
             return
+        case .probe:
+            // One scan through the gate; none within `PollFallbackSec=`: the buffer is silent.
+            logger.debug(
+                "no scan since the last look: one let through the motion gate",
+                metadata: metadata(accelerometer)
+            )
+            capture.probe()
+            probeCheck = try? loop.addTimer(at: loop.now + options.pollFallback) { [unowned self] in
+                self.probeCheck = nil
+                guard case .capturing((let capture, var watch?)) = self.lifecycle.phase else { return }
+                let verdict = watch.probeEnded(usable: self.usableSamples)
+                self.lifecycle.update((capture, watch: watch))
+                self.act(on: verdict)
+            }
         case .revalidate(let cause):
             // Disables and enables the buffer again (the fix for drivers that stop after a resume); a buffer
             // that cannot be set up again is replaced by polling at once.
@@ -397,6 +447,8 @@ public final class AccelerometerSensor {
             logger.info("disabling and enabling the buffer again", metadata: details)
             capture.stop()
             bufferLooks = nil
+            looksGated = false
+            probeCheck = nil
             pace = .full
             lifecycle.enter(
                 startBuffered(capture.device, accelerometer, revalidation: true)
@@ -409,6 +461,8 @@ public final class AccelerometerSensor {
             pendingRevalidation = nil
             capture.stop()
             bufferLooks = nil
+            looksGated = false
+            probeCheck = nil
             fellBack = true
             pace = .full
             lifecycle.enter(startPolling(capture.device, accelerometer))
@@ -520,6 +574,8 @@ public final class AccelerometerSensor {
     private func tearDown() {
         if case .capturing(let capturing) = lifecycle.phase { capturing.capture.stop() }
         bufferLooks = nil
+        looksGated = false
+        probeCheck = nil
         pace = .full
         pendingRevalidation = nil
         pendingMatrixCheck = nil

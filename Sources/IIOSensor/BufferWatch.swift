@@ -20,6 +20,12 @@
 /// enabled again. A buffer that never delivered (at the start, or after a re-validation), or one that needs
 /// re-validating again before it delivered a watch period's worth of samples, is replaced by polling.
 ///
+/// While a motion gate holds back the scans of a still device (``MotionGate``), silence is no fault and samples far
+/// apart are no clock jump: the sensor looks every ``Settings/gatedLookInterval`` instead (``gatedLook(usable:
+/// asleepOffset:)``), and a look that finds no sample since the previous one lets one scan through the gate; if none
+/// comes within `PollFallbackSec=` (``probeEnded(usable:)``), the buffer is re-validated as a silent one. A buffer
+/// gone silent while gated is so found within ``Settings/gatedLookInterval`` + `PollFallbackSec=`.
+///
 /// No clock is read and nothing is allocated here: the sensor passes the loop's cached clocks and the sample times.
 struct BufferWatch: Equatable, Sendable {
     /// What the watch is told to judge by.
@@ -29,11 +35,20 @@ struct BufferWatch: Equatable, Sendable {
         /// Usable samples a re-validated buffer must deliver before it may be re-validated again: a watch
         /// period's worth (`rate` × `PollFallbackSec=`), at least one.
         var enoughAfterRevalidation: Int
+        /// Seconds between two looks while the gate holds the scans back: ``gatedLookFactor`` × `PollFallbackSec=`.
+        var gatedLookInterval: Double
+
+        /// The looks while gated are this many times `PollFallbackSec=` apart (40 s by default): each look that finds
+        /// nothing costs two wake-ups (the look, the probe's scan), so a still device wakes the process
+        /// 2 / (20 × `PollFallbackSec=`) times a second (0.05 by default); the looks of a convertible's two sensors
+        /// fall in one wake-up (the timers' second of slack), so three wake-ups for both (0.075 a second).
+        static let gatedLookFactor = 20.0
 
         /// The settings for a sensor asking for `rate` samples per second and falling back after `pollFallback`.
         init(clockJump: Double, rate: Double, pollFallback: Double) {
             self.clockJump = clockJump
             enoughAfterRevalidation = Int(max(1, rate * pollFallback))
+            gatedLookInterval = Self.gatedLookFactor * pollFallback
         }
     }
 
@@ -61,6 +76,8 @@ struct BufferWatch: Equatable, Sendable {
         case revalidate(Cause)
         /// Stop it and poll instead.
         case fallBack(Cause)
+        /// Gated and nothing came since the previous look: let one scan through the gate.
+        case probe
     }
 
     let settings: Settings
@@ -112,12 +129,45 @@ struct BufferWatch: Equatable, Sendable {
         return .fallBack(revalidated ? .silentAfterRevalidation : .neverDelivered)
     }
 
+    /// A look while the gate holds the scans back, every ``Settings/gatedLookInterval``: a suspend re-validates,
+    /// a sample since the previous look keeps, nothing asks for a probe.
+    mutating func gatedLook(usable: Int, asleepOffset: Double) -> Verdict {
+        let slept = asleepOffset - self.asleepOffset
+        self.asleepOffset = asleepOffset
+        silentLooks = 0
+        if slept > settings.clockJump {
+            return revalidation(because: .suspended(seconds: slept), usable: usable)
+        }
+        if usable != usableAtLastLook {
+            usableAtLastLook = usable
+            return .keep
+        }
+        return .probe
+    }
+
+    /// `PollFallbackSec=` after a probe: kept if a usable sample came since the look that asked for it, else the
+    /// buffer is silent.
+    mutating func probeEnded(usable: Int) -> Verdict {
+        if usable != usableAtLastLook {
+            usableAtLastLook = usable
+            return .keep
+        }
+        return revalidation(because: .silent, usable: usable)
+    }
+
+    /// The gate closed or opened (the pace changed): the looks count from `usable` on.
+    mutating func gateChanged(usable: Int) {
+        usableAtLastLook = usable
+        silentLooks = 0
+    }
+
     /// A sample read at `time` (usable or not): the cause of a re-validation when the clock jumped since the
-    /// previous one, to be asked for outside the capture's callback with ``revalidation(because:usable:)``.
-    mutating func sample(at time: Double) -> Cause? {
+    /// previous one, to be asked for outside the capture's callback with ``revalidation(because:usable:)``. A sample
+    /// read through a motion gate (`gated`) may come any time after the previous one: its gap means nothing.
+    mutating func sample(at time: Double, gated: Bool = false) -> Cause? {
         let gap = time - lastSampleTime
         lastSampleTime = time
-        return gap.magnitude > settings.clockJump ? .clockJumped(seconds: gap) : nil
+        return !gated && gap.magnitude > settings.clockJump ? .clockJumped(seconds: gap) : nil
     }
 
     /// Whether a re-validation for `cause` may go ahead with `usable` samples handed on so far: not when the

@@ -27,7 +27,11 @@ import Glibc
 ///
 /// At the idle pace (``setPace(_:)``) the device samples at the lowest frequency it offers at or above the idle
 /// rate, and the buffer (whose size libiio also writes as the FIFO's `buffer/watermark`) holds that frequency's
-/// scans of one idle period, so that the kernel wakes the process about `IdleRate=` times a second.
+/// scans of one idle period, so that the kernel wakes the process about `IdleRate=` times a second. A device whose
+/// driver can hold back the scans of a still device (``MotionGate``: a HID hub's hysteresis, an any-motion trigger)
+/// is gated at the idle pace instead, with a buffer of one scan: the kernel wakes the process only when it moves.
+/// Then the sensor asks now and then for one scan with the gate open (``probe()``) to see that the buffer still
+/// delivers.
 final class BufferedCapture: Capture {
     /// The longest the scans of one wake-up may wait in the FIFO at the full pace: the buffer (and so the watermark)
     /// holds this much of the full frequency's scans, at least one and at most ``maximumFullScans``.
@@ -61,6 +65,12 @@ final class BufferedCapture: Capture {
     }
     /// The pace the device is configured for now.
     private(set) var pace = SensorPace.full
+    /// What can hold back the scans of a still device at the idle pace; nil when the driver has nothing.
+    let gate: MotionGate?
+    /// Whether the gate holds back the scans of a still device now (the idle pace, the gate set, no probe).
+    private(set) var motionGated = false
+    /// Whether the gate is open for one scan (``probe()``).
+    private(set) var probing = false
     private var source: IOSource?
     /// A failure to enable the buffer again after a change of pace, reported at the next loop iteration.
     private var pendingFailure: TimerSource?
@@ -91,6 +101,11 @@ final class BufferedCapture: Capture {
         self.rate = rate
         self.idleRate = min(max(idleRate, 1), rate)
         settings = DeviceSettings.save(device, accelerometer: accelerometer)
+        gate = MotionGate.find(
+            device,
+            dataReadyTrigger: accelerometer.triggerName,
+            savedHysteresis: settings.savedHysteresis
+        )
 
         guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z"),
             let xFormat = x.format, let yFormat = y.format, let zFormat = z.format
@@ -161,16 +176,47 @@ final class BufferedCapture: Capture {
         }
     }
 
-    /// Disables the buffer (it must be off for the frequency and the watermark to change), sets the sampling
-    /// frequency of `new` and enables a buffer sized for it. May be called while a scan is handed on: the rest of
-    /// the old buffer's scans are dropped.
+    /// Disables the buffer (it must be off for the frequency, the trigger and the watermark to change), sets the
+    /// sampling frequency of `new` (and at the idle pace, closes the gate when there is one) and enables a buffer
+    /// sized for it. May be called while a scan is handed on: the rest of the old buffer's scans are dropped.
     ///
     /// - Returns: false when the driver refuses the frequency of the idle pace (a write error, or it reads back
-    ///   another value): the capture is at the full pace then. A failure to enable the buffer again ends in the
-    ///   sensor's `captureFailed(_:)`.
+    ///   another value) and has no gate: the capture is at the full pace then. A failure to enable the buffer again
+    ///   ends in the sensor's `captureFailed(_:)`.
     @discardableResult
     func setPace(_ new: SensorPace) -> Bool {
         guard new != pace, buffer != nil else { return true }
+        probing = false
+        return configure(new, gated: new == .idle)
+    }
+
+    /// Opens the gate for one scan, at the idle pace, to see that the buffer still delivers while the device is
+    /// still; the first scan closes it again. Does nothing unless the gate holds the scans back now.
+    /// A hub's hysteresis changes with the buffer on (two attribute writes, no re-configuration); the any-motion
+    /// trigger only with the buffer off.
+    func probe() {
+        guard motionGated, buffer != nil else { return }
+        probing = true
+        if case .hysteresis = gate, settings.setHysteresis(device, "0") {
+            motionGated = false
+            return
+        }
+        configure(.idle, gated: false)
+    }
+
+    /// The probe's scan came: the gate closes again, with the buffer on when it is a hub's hysteresis.
+    private func endProbe() {
+        probing = false
+        if case .hysteresis(let value) = gate, settings.setHysteresis(device, value) {
+            motionGated = true
+            return
+        }
+        configure(.idle, gated: true)
+    }
+
+    /// Configures the pace `new`, the gate closed when `gated` and the pace idle, and a buffer to match.
+    @discardableResult
+    private func configure(_ new: SensorPace, gated: Bool) -> Bool {
         source = nil
         if let buffer { iio_buffer_destroy(buffer) }
         buffer = nil
@@ -179,24 +225,29 @@ final class BufferedCapture: Capture {
         var scans = fullScans
         if new == .idle {
             let frequency = accelerometer.chooseFrequency(atLeast: idleRate)
-            if settings.setFrequency(device, frequency) {
+            let lowered = settings.setFrequency(device, frequency)
+            if !lowered { settings.setFrequency(device, full) }
+            if lowered || gate != nil {
                 pace = .idle
-                scans = max(1, min(Self.maximumIdleScans, Int((frequency / idleRate).rounded(.down))))
+                // Gated, every scan means motion (or is the probe's): each one wakes the process at once.
+                scans =
+                    gate != nil ? 1 : max(1, min(Self.maximumIdleScans, Int((frequency / idleRate).rounded(.down))))
             } else {
                 accepted = false
                 pace = .full
-                settings.setFrequency(device, full)
             }
         } else {
             pace = .full
             settings.setFrequency(device, full)
         }
+        motionGated = setGate(closed: pace == .idle && gated)
         do {
             try makeBuffer(scans: scans)
         } catch {
             source = nil
             if let buffer { iio_buffer_destroy(buffer) }
             buffer = nil
+            motionGated = false
             // Not from inside the sample's delivery: at the next loop iteration.
             pendingFailure = try? loop.addNextTurnAction { [unowned self] in
                 self.pendingFailure = nil
@@ -204,6 +255,24 @@ final class BufferedCapture: Capture {
             }
         }
         return accepted
+    }
+
+    /// Closes the gate (the hub's hysteresis, the any-motion trigger) or opens it (hysteresis 0, the data-ready
+    /// trigger); with the buffer off. Returns whether the gate is closed now: a driver that refuses it is read at
+    /// the idle frequency, as one with no gate.
+    private func setGate(closed: Bool) -> Bool {
+        switch gate {
+        case nil:
+            return false
+        case .hysteresis(let value):
+            if closed, settings.setHysteresis(device, value) { return true }
+            settings.setHysteresis(device, "0")
+            return false
+        case .anyMotionTrigger(let name):
+            if closed, settings.setTrigger(device, name) { return true }
+            if let dataReady = accelerometer.triggerName { settings.setTrigger(device, dataReady) }
+            return false
+        }
     }
 
     deinit {
@@ -214,6 +283,8 @@ final class BufferedCapture: Capture {
     func stop() {
         source = nil
         pendingFailure = nil
+        motionGated = false
+        probing = false
         if let buffer {
             iio_buffer_destroy(buffer)
             self.buffer = nil
@@ -276,7 +347,11 @@ final class BufferedCapture: Capture {
         scansReceived += 1
         owner.captured(
             Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)),
-            quality: check.quality(x: raw.x, y: raw.y, z: raw.z)
+            quality: check.quality(x: raw.x, y: raw.y, z: raw.z),
+            gated: motionGated || probing
         )
+        // The probe's scan came, and the device is still (the sample did not bring the full pace back): the gate
+        // closes again.
+        if probing, pace == .idle, buffer != nil { endProbe() }
     }
 }

@@ -24,6 +24,15 @@ protocol Capture: AnyObject {
     /// Samples slowly while the device is still, at the full rate while it moves.
     /// - Returns: false when the device refused the idle pace (the capture stays at the full rate).
     func setPace(_ pace: SensorPace) -> Bool
+    /// Whether the driver holds back the scans of a still device now (``MotionGate``): silence is then no fault.
+    var motionGated: Bool { get }
+    /// Lets one scan through the gate, to see that the device still delivers; nothing without a gate.
+    func probe()
     /// Stops capturing: nothing of it wakes the process any more, and the device is as it was. Safe to call twice.
     func stop()
+}
+
+extension Capture {
+    var motionGated: Bool { false }
+    func probe() {}
 }

@@ -23,6 +23,9 @@ struct DeviceSettings {
     private var frequency: (attribute: Attribute, text: String)?
     private var hysteresis: String?
 
+    /// `in_accel_hysteresis` as it was before the capture, if the device has it.
+    var savedHysteresis: String? { hysteresis }
+
     private enum Attribute {
         case device(String)
         case channel(String, String)
@@ -92,6 +95,33 @@ struct DeviceSettings {
         } catch {
             return false
         }
+    }
+
+    /// Writes `in_accel_hysteresis` (HID sensors) and reads it back.
+    /// - Returns: whether the device now has `value` (compared as numbers: `5` and `5.000000` are one).
+    @discardableResult
+    func setHysteresis(_ device: IIODevice, _ value: String) -> Bool {
+        guard hysteresis != nil, let channel = device.channel("accel_x") else { return false }
+        do {
+            try channel.writeAttribute("hysteresis", value)
+            let now = try channel.readAttribute("hysteresis")
+            return now == value || (Double(now) != nil && Double(now) == Double(value))
+        } catch {
+            return false
+        }
+    }
+
+    /// Sets the trigger named `name` (with the buffer off) and reads it back.
+    /// - Returns: whether the device now has that trigger.
+    @discardableResult
+    func setTrigger(_ device: IIODevice, _ name: String) -> Bool {
+        guard let trigger = device.context.device(named: name) else { return false }
+        do {
+            try device.setTrigger(trigger)
+        } catch {
+            return false
+        }
+        return device.trigger?.name == name
     }
 
     /// Puts back what ``save(_:accelerometer:)`` read; best effort (the device may be gone).

@@ -47,7 +47,8 @@ struct SensorOptionGroup: ParsableArguments {
         name: .customLong(Setting.pollFallback.commandLineOption ?? "poll-fallback-sec"),
         help: ArgumentHelp(
             "Seconds without a scan after enabling the buffer before polling instead, \(Self.range(.pollFallback)) "
-                + "(default \(Setting.pollFallback.defaultText))."
+                + "(default \(Setting.pollFallback.defaultText)). While a motion gate holds back a still device's scans "
+                + "(a HID hub's hysteresis, an any-motion trigger), the buffer is checked every 20 times this."
         )
     )
     var pollFallback: Double?

@@ -161,4 +161,38 @@ import Testing
         #expect(BufferWatch.Settings(clockJump: 5, rate: 0.2, pollFallback: 1).enoughAfterRevalidation == 1)
         #expect(BufferWatch.Settings(clockJump: 5, rate: 400, pollFallback: 0.5).enoughAfterRevalidation == 200)
     }
+
+    /// Gated (the driver holds back the scans of a still device): a silent look asks for a probe, not a
+    /// re-validation; a probe answered keeps the buffer, a probe unanswered re-validates it; a suspend still
+    /// re-validates at once. The looks are 20 × `PollFallbackSec=` apart.
+    @Test func aGatedBufferIsProbedBeforeItIsJudgedSilent() {
+        #expect(Self.settings.gatedLookInterval == 40)
+        var watch = BufferWatch(settings: Self.settings, usable: 0, asleepOffset: 0)
+        _ = watch.look(usable: 40, asleepOffset: 0)
+        watch.gateChanged(usable: 45)
+        #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe)
+        #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe, "silent looks never add up while gated")
+        #expect(watch.probeEnded(usable: 46) == .keep)
+        #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep, "a motion since the last look")
+        #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .probe)
+        #expect(watch.probeEnded(usable: 47) == .revalidate(.silent))
+        #expect(watch.gatedLook(usable: 47, asleepOffset: 60) == .revalidate(.suspended(seconds: 60)))
+    }
+
+    /// A probe unanswered soon after a re-validation: polled instead.
+    @Test func aSilentProbeSoonAfterARevalidationFallsBack() {
+        var watch = BufferWatch(settings: Self.settings, usable: 10, asleepOffset: 0, revalidation: 10)
+        watch.gateChanged(usable: 12)
+        #expect(watch.gatedLook(usable: 12, asleepOffset: 0) == .probe)
+        #expect(watch.probeEnded(usable: 12) == .fallBack(.againSoonAfterRevalidation(.silent)))
+    }
+
+    /// Samples read through the gate may be minutes apart: no clock jump; the first read without it is judged.
+    @Test func samplesThroughTheGateAreNoClockJump() {
+        var watch = BufferWatch(settings: Self.settings, usable: 0, asleepOffset: 0)
+        #expect(watch.sample(at: 100) == nil)
+        #expect(watch.sample(at: 400, gated: true) == nil)
+        #expect(watch.sample(at: 400.25) == nil)
+        #expect(watch.sample(at: 500.75) == .clockJumped(seconds: 100.5))
+    }
 }

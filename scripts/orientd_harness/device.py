@@ -33,13 +33,15 @@ POSES = [(0, -1000, 0), (1000, 0, 0), (0, 1000, 0), (-1000, 0, 0)]
 RESTING = [("buffer/enable", "0"), ("in_accel_x_raw", "0"), ("in_accel_y_raw", "-1000"), ("in_accel_z_raw", "0")]
 
 
-def description(frequency=10, properties=()):
+def description(frequency=10, properties=(), hysteresis="0"):
     """The umockdev description of the accelerometer and of its trigger; `properties` are more udev properties
-    (NAME, VALUE) of the accelerometer."""
+    (NAME, VALUE) of the accelerometer. `hysteresis` is the hub's own `in_accel_hysteresis`: 0, a hub that reports
+    every sample (the scripts' checks of the buffer assume it); not 0, one that orientd gates while it is still
+    (it then reports only changes beyond it), as a feeder must emulate."""
     attributes = [
         ("name", "accel_3d"), ("dev", "241:0"),
         ("in_accel_x_raw", "0"), ("in_accel_y_raw", "-1000"), ("in_accel_z_raw", "0"),
-        ("in_accel_scale", "0.009806650"), ("in_accel_hysteresis", "3"),
+        ("in_accel_scale", "0.009806650"), ("in_accel_hysteresis", hysteresis),
         ("sampling_frequency", str(frequency)), ("sampling_frequency_available", "10 20 50 100"),
         ("buffer/enable", "0"), ("buffer/length", "128"), ("buffer/watermark", "1"),
         ("trigger/current_trigger", ""),
@@ -76,14 +78,15 @@ class EmulatedAccelerometer:
     """A umockdev testbed holding the accelerometer. Making one sets UMOCKDEV_DIR for this process (umockdev's
     bindings do); a daemon sees the device through `environment()`."""
 
-    def __init__(self, properties=()):
+    def __init__(self, properties=(), hysteresis="0"):
         import gi  # loaded here, not at import: the other parts of the harness work without umockdev
 
         gi.require_version("UMockdev", "1.0")
         from gi.repository import UMockdev
 
         self.testbed = UMockdev.Testbed.new()
-        self.testbed.add_from_string(description(properties=properties))
+        self.hysteresis = hysteresis
+        self.testbed.add_from_string(description(properties=properties, hysteresis=hysteresis))
         self.root = self.testbed.get_root_dir()
         self.sysfs = os.path.join(self.root, "sys" + SYSPATH)
         self._pty = None
@@ -191,7 +194,8 @@ class EmulatedAccelerometer:
     def add(self):
         """Adds the accelerometer again (its node linked to the old PTY), with an `add` uevent; returns the time of
         the uevent (monotonic ns)."""
-        lines = [line for line in description().split("\n\n")[0].split("\n") if line != "N: iio:device0"]
+        lines = [line for line in description(hysteresis=self.hysteresis).split("\n\n")[0].split("\n")
+                 if line != "N: iio:device0"]
         self.testbed.add_from_string("\n".join(lines) + "\n")
         os.symlink(self.slave, os.path.join(self.root, "dev/iio:device0"))
         self.uevent("add", self.properties())

@@ -1,0 +1,56 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What keeps a still device from pushing scans while the capture is at the idle pace, when its driver has it:
+/// then the kernel wakes the process only when the device moves.
+///
+/// - The hysteresis of HID sensor hubs (`hid-sensor-accel-3d`: the AMD Sensor Fusion Hub, Intel's ISH): the hub
+///   reports only changes larger than `in_accel_hysteresis`. orientd sets it to 0 at the full pace (every sample)
+///   and puts back the hub's own value at the idle pace; a hub whose own value is 0 has no gate.
+/// - The `<name>-any-motion-dev<N>` trigger of bmc150, kxcjk-1013 and bmg160-style drivers: the chip's slope
+///   interrupt pushes a scan only when the acceleration changes by more than the driver's threshold (left as the
+///   driver has it). orientd uses it at the idle pace, the data-ready trigger `<name>-dev<N>` at the full pace.
+///
+/// Both are put back as they were when the capture stops (``DeviceSettings/restore(_:)``).
+enum MotionGate: Equatable, Sendable {
+    /// The hub's own hysteresis, as read before the capture set it to 0.
+    case hysteresis(String)
+    /// The any-motion trigger's name.
+    case anyMotionTrigger(String)
+
+    /// The gate `device` offers: its any-motion trigger when it has one and a data-ready trigger to return to,
+    /// else its own non-zero hysteresis (`savedHysteresis`, as read before capturing); nil for neither.
+    static func find(
+        _ device: IIODevice,
+        dataReadyTrigger: String?,
+        savedHysteresis: String?
+    ) -> MotionGate? {
+        let number = device.id.dropFirst("iio:device".count)
+        let anyMotion = "\(device.name)-any-motion-dev\(number)"
+        if dataReadyTrigger != nil, device.context.device(named: anyMotion)?.isTrigger == true {
+            return .anyMotionTrigger(anyMotion)
+        }
+        if let savedHysteresis, let value = Double(savedHysteresis), value > 0 {
+            return .hysteresis(savedHysteresis)
+        }
+        return nil
+    }
+
+    /// How the log and `status` name it.
+    var description: String {
+        switch self {
+        case .hysteresis(let value): "hysteresis \(value)"
+        case .anyMotionTrigger(let name): "trigger \(name)"
+        }
+    }
+}
