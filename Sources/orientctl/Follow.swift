@@ -266,36 +266,10 @@ struct Follow: AsyncParsableCommand {
         let signals = TerminationSignals.catching()
         let settings = try settings()
         let (json, dryRun) = (global.json, dryRun)
-        let client = OrientClient(socketPath: global.socketPath)
-        let begun: BeginResult
-        do {
-            begun = try await client.begin()
-        } catch {
-            await client.close()
-            throw CommandFailure(error)
-        }
-        let (triggers, sink) = AsyncStream.makeStream(of: RotationApplier.Trigger.self)
-        let socketPath = global.socketPath
         // The events and the reconnections, in one stream that one loop applies in order.
-        let events = Task {
-            for await event in client.events { sink.yield(.state(event.state)) }
-        }
-        let reconnections = Task {
-            var lost = false
-            for await connectionState in client.connectionStates {
-                switch connectionState {
-                case .reconnecting(attempt: 1):
-                    lost = true
-                    StandardStreams.error("orientctl: orientd went away; reconnecting to \(socketPath)")
-                case .connected where lost:
-                    lost = false
-                    StandardStreams.error("orientctl: reconnected to orientd")
-                    sink.yield(.reconnected)
-                default:
-                    break
-                }
-            }
-        }
+        let connection = try await FollowedConnection(socketPath: global.socketPath)
+        let (client, begun) = (connection.client, connection.begun)
+        let (triggers, sink) = (connection.triggers, connection.sink)
         // With --pause-external: a look at the connectors every 2 s (sysfs has no change notification).
         let displays = Task {
             guard settings.policy.pauseExternal else { return }
@@ -374,14 +348,11 @@ struct Follow: AsyncParsableCommand {
                 }
             }
         }
-        events.cancel()
-        reconnections.cancel()
         displays.cancel()
         focus.cancel()
         notifications?.cancel()
         // The monitor's busctl is ended and reaped by then.
         await notifications?.value
-        sink.finish()
-        await client.close()
+        await connection.close()
     }
 }

@@ -43,42 +43,14 @@ struct Suggest: AsyncParsableCommand {
 
     func run() async throws {
         let signals = TerminationSignals.catching()
-        let client = OrientClient(socketPath: global.socketPath)
-        let begun: BeginResult
-        do {
-            begun = try await client.begin()
-        } catch {
-            await client.close()
-            throw CommandFailure(error)
-        }
-        let (triggers, sink) = AsyncStream.makeStream(of: RotationApplier.Trigger.self)
-        let socketPath = global.socketPath
-        let events = Task {
-            for await event in client.events { sink.yield(.state(event.state)) }
-        }
-        let reconnections = Task {
-            var lost = false
-            for await connectionState in client.connectionStates {
-                switch connectionState {
-                case .reconnecting(attempt: 1):
-                    lost = true
-                    StandardStreams.error("orientctl: orientd went away; reconnecting to \(socketPath)")
-                case .connected where lost:
-                    lost = false
-                    StandardStreams.error("orientctl: reconnected to orientd")
-                    sink.yield(.reconnected)
-                default:
-                    break
-                }
-            }
-        }
+        let connection = try await FollowedConnection(socketPath: global.socketPath)
+        let (client, begun) = (connection.client, connection.begun)
+        let (triggers, sink) = (connection.triggers, connection.sink)
         let notifications: Task<Void, Never>
         do {
             notifications = try SuggestionDriver.watch { sink.yield(.notification($0)) }
         } catch {
-            events.cancel()
-            reconnections.cancel()
-            await client.close()
+            await connection.close()
             throw error
         }
         let json = global.json
@@ -104,18 +76,13 @@ struct Suggest: AsyncParsableCommand {
         } catch {
             notifications.cancel()
             await notifications.value
-            events.cancel()
-            reconnections.cancel()
-            await client.close()
+            await connection.close()
             throw error
         }
         notifications.cancel()
         // The monitor's busctl is ended and reaped by then.
         await notifications.value
-        events.cancel()
-        reconnections.cancel()
-        sink.finish()
-        await client.close()
+        await connection.close()
     }
 }
 
