@@ -31,8 +31,9 @@ import UdevSupport
 /// suspend (CLOCK_BOOTTIME running ahead of CLOCK_MONOTONIC by more than that) makes it re-validate
 /// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
 /// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
-/// readings (an axis at the limit of its range) never reach the delegate; they count as silence, and a
-/// run of them is logged once. While the driver's motion gate (``MotionGate``) holds back the scans of a still
+/// readings (an axis at the limit of its range) count as silence, and a run of them is logged once; they reach the
+/// delegate only when the options hand them on (``SensorOptions/handsOnImplausibleReadings``: `orientd record` and
+/// the sensor probe, which show what the sensor reads). While the driver's motion gate (``MotionGate``) holds back the scans of a still
 /// device, the buffer is looked at every ``BufferWatch/Settings/gatedLookInterval`` instead, with one scan let
 /// through when nothing came since the last look.
 public final class AccelerometerSensor {

@@ -77,8 +77,6 @@ final class BufferedCapture: Capture {
     /// The start of a scan split across two reads, kept until the rest arrives.
     private var carry: [UInt8]
     private var carryCount = 0
-    /// How many scans were handed on.
-    private(set) var scansReceived = 0
 
     /// Configures the device (scan elements, trigger, sampling frequency, hysteresis 0), creates a
     /// non-blocking buffer and watches its poll fd.
@@ -344,7 +342,6 @@ final class BufferedCapture: Capture {
     private func emit(_ scan: UnsafeRawPointer) {
         let raw = layout.decode(scan)
         let time = raw.timestamp.map { Double($0) / 1_000_000_000 } ?? loop.now
-        scansReceived += 1
         owner.captured(
             Sample(time: time, acceleration: calibration.apply(x: raw.x, y: raw.y, z: raw.z)),
             quality: check.quality(x: raw.x, y: raw.y, z: raw.z),

@@ -45,8 +45,6 @@ final class BufferedLightCapture {
     /// The bytes read; those of a scan split across reads stay at its start until the rest comes.
     private var bytes: [UInt8]
     private var pending = 0
-    /// Scans decoded since the capture began.
-    private(set) var scans = 0
 
     /// Configures the device and watches its node.
     /// - Parameters:
@@ -154,7 +152,6 @@ final class BufferedLightCapture {
             let complete = pending / size
             if complete > 0 {
                 last = bytes.withUnsafeBytes { buffer.format.decode($0.baseAddress! + (complete - 1) * size) }
-                scans += complete
                 let rest = pending - complete * size
                 if rest > 0 {
                     bytes.withUnsafeMutableBytes { all in

@@ -54,8 +54,6 @@ final class PolledCapture: Capture {
     private(set) var pace = SensorPace.full
     /// When reading started to fail; nil while it works.
     private var failingSince: Double?
-    /// How many samples were handed on.
-    private(set) var samplesRead = 0
 
     /// Starts polling at `rate` samples per second (`idleRate` once ``setPace(_:)`` says idle).
     ///
@@ -165,7 +163,6 @@ final class PolledCapture: Capture {
                 logger.notice("reading the accelerometer works again", metadata: ["device": "\(device.id)"])
                 failingSince = nil
             }
-            samplesRead += 1
             owner.captured(
                 Sample(time: loop.now, acceleration: calibration.apply(x: x, y: y, z: z)),
                 quality: check.quality(x: x, y: y, z: z)
