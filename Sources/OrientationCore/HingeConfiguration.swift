@@ -23,15 +23,23 @@ public struct HingeConfiguration: Sendable, Hashable {
     /// The allowed range of `LaptopAngle=`: from closed, below flat.
     public static let laptopAngleRange = 0...179
 
+    /// `TabletAngle=`'s default: ChromeOS's threshold of tablet mode.
+    public static let defaultTabletAngle = 200
+    /// `LaptopAngle=`'s default: ChromeOS's threshold of laptop mode again.
+    public static let defaultLaptopAngle = 160
+
     /// ChromeOS's thresholds: tablet from 200°, laptop again at 160°.
     public init() {
-        tabletAngle = 200
-        laptopAngle = 160
+        tabletAngle = Double(Self.defaultTabletAngle)
+        laptopAngle = Double(Self.defaultLaptopAngle)
     }
 
     /// Thresholds in whole degrees, as in the configuration file, checked against their ranges.
     /// - Throws: ``SettingRangeError`` naming the key, its value and the range.
-    public init(tabletAngleDegrees: Int = 200, laptopAngleDegrees: Int = 160) throws(SettingRangeError) {
+    public init(
+        tabletAngleDegrees: Int = Self.defaultTabletAngle,
+        laptopAngleDegrees: Int = Self.defaultLaptopAngle
+    ) throws(SettingRangeError) {
         guard Self.tabletAngleRange.contains(tabletAngleDegrees) else {
             throw SettingRangeError(key: "TabletAngle", value: tabletAngleDegrees, range: Self.tabletAngleRange)
         }

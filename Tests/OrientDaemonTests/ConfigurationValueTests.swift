@@ -13,9 +13,10 @@
 
 import IIOSensor
 import Logging
-import OrientDaemon
 import OrientationCore
 import Testing
+
+@testable import OrientDaemon
 
 /// Every key of CONFIG.md with good and bad values.
 @Suite struct ConfigurationValueTests {
@@ -197,6 +198,21 @@ import Testing
         #expect(settings.maxClients == 64 && settings.outputLimit == 256 * 1024 && settings.logLevel == .info)
         #expect(!settings.sensorProxyCompat, "the D-Bus service is off by default")
         #expect(settings.claimUsers == ["geoclue"], "geoclue reads the compass without a session")
+    }
+
+    /// The hinge thresholds and the virtual switch: the default a file may write (and `check-config` shows) is
+    /// CONFIG.md's and is what the daemon runs with when the key is absent.
+    @Test func theHingeAndSwitchDefaultsAreWrittenOnce() throws {
+        let written = ["TabletAngle": "200", "LaptopAngle": "160", "VirtualTabletSwitch": "auto"]
+        var settings = DaemonSettings()
+        for (name, text) in written {
+            let key = try #require(ConfigurationKey.named(name, in: "Policy"))
+            #expect(key.defaultValue == text)
+            #expect(key.check(text) == nil)
+            key.apply(text, &settings)
+        }
+        #expect(settings.hinge == DaemonSettings().hinge && settings.hinge == HingeConfiguration())
+        #expect(settings.virtualTabletSwitch == DaemonSettings().virtualTabletSwitch)
     }
 
     /// `IdleRate=` is at most `Rate=`, wherever each is set: above it, the error names the line of `IdleRate=` and

@@ -188,14 +188,14 @@ struct ConfigurationKey: Sendable {
         integer(
             section: "Policy",
             name: "TabletAngle",
-            default: "200",
+            default: "\(HingeConfiguration.defaultTabletAngle)",
             range: HingeConfiguration.tabletAngleRange,
             unit: "hinge degrees"
         ) { $1.hinge.tabletAngle = Double($0) },
         integer(
             section: "Policy",
             name: "LaptopAngle",
-            default: "160",
+            default: "\(HingeConfiguration.defaultLaptopAngle)",
             range: HingeConfiguration.laptopAngleRange,
             unit: "hinge degrees"
         ) { $1.hinge.laptopAngle = Double($0) },
@@ -209,7 +209,7 @@ struct ConfigurationKey: Sendable {
         choice(
             section: "Policy",
             name: "VirtualTabletSwitch",
-            default: "auto",
+            default: DaemonSettings().virtualTabletSwitch.rawValue,
             DaemonSettings.VirtualTabletSwitchMode.allCases.map(\.rawValue)
         ) {
             $1.virtualTabletSwitch = DaemonSettings.VirtualTabletSwitchMode(rawValue: $0) ?? .auto
