@@ -64,6 +64,11 @@ final class BroadcastRig {
         }
         _ = readAvailable(controller)
         for fd in clients { _ = readAvailable(fd) }
+        // Every connection is made, and constraints never write the state file: the folder (the socket's name and
+        // the empty state directory) goes now, since the rigs live until the process exits.
+        unlink(folder + "/socket")
+        rmdir(folder + "/state")
+        rmdir(folder)
     }
 
     deinit {

@@ -30,7 +30,13 @@ package final class DaemonSandbox {
         chmod(directory, 0o755)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    deinit {
+        // A daemon that is still exiting unlinks its socket while the folder is being emptied; removeItem then
+        // stops at that vanished entry and leaves the folder behind, so the removal is made again.
+        for _ in 0..<3 where FileManager.default.fileExists(atPath: directory) {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
 
     /// The control socket the daemon makes.
     package var socketPath: String { directory + "/socket" }
