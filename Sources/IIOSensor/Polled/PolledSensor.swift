@@ -39,9 +39,8 @@ public final class PolledSensor {
     private let logger: Logger
     private unowned let delegate: any PolledSensorDelegate
     private var monitors: [HotplugMonitor] = []
-    private var timer: TimerSource?
-    /// The buffer read while running on a light sensor that has one.
-    private var capture: BufferedLightCapture?
+    /// How the sensor is read while it runs, with the source that serves it; nil while stopped.
+    private var reading: Reading?
     /// The device found, and its channel; nil while there is none.
     public private(set) var device: (syspath: String, channel: PolledChannel)?
     /// The error of the last failed reading, so that a lasting failure is logged once.
@@ -85,8 +84,16 @@ public final class PolledSensor {
     /// The channel of the device found; nil while there is none.
     public var channel: PolledChannel? { device?.channel }
 
+    /// How a running sensor is read: each way holds the source that wakes it, released when the way ends.
+    private enum Reading {
+        /// A timer at the channel's pace.
+        case polling(TimerSource)
+        /// The buffer of a light sensor that has one.
+        case buffered(BufferedLightCapture)
+    }
+
     /// Whether the sensor is being read.
-    public var isRunning: Bool { timer != nil || capture != nil }
+    public var isRunning: Bool { reading != nil }
 
     /// Reads now (the delegate hears the reading before this returns) and then at the channel's pace, or as the
     /// buffer delivers. Does nothing while running or without a device.
@@ -94,11 +101,13 @@ public final class PolledSensor {
         guard !isRunning, let device else { return }
         if let buffer = device.channel.buffer {
             do {
-                capture = try BufferedLightCapture(
-                    syspath: device.syspath,
-                    buffer: buffer,
-                    loop: loop,
-                    owner: self
+                reading = .buffered(
+                    try BufferedLightCapture(
+                        syspath: device.syspath,
+                        buffer: buffer,
+                        loop: loop,
+                        owner: self
+                    )
                 )
                 logger.info(
                     "sensor started",
@@ -122,9 +131,10 @@ public final class PolledSensor {
     /// Reads now and then on a timer at the channel's pace.
     private func startPolling(_ device: (syspath: String, channel: PolledChannel)) {
         do {
-            timer = try loop.addRepeatingTimer(interval: device.channel.interval, accuracy: 0.05) {
+            let timer = try loop.addRepeatingTimer(interval: device.channel.interval, accuracy: 0.05) {
                 [unowned self] in self.read()
             }
+            reading = .polling(timer)
         } catch {
             logger.error("cannot poll the sensor", metadata: ["sensor": "\(kind.rawValue)", "error": "\(error)"])
             return
@@ -139,9 +149,7 @@ public final class PolledSensor {
     /// Stops reading: no timer and no open device remain, and a buffer's device is put back as it was.
     public func stop() {
         guard isRunning else { return }
-        timer = nil
-        capture?.stop()
-        capture = nil
+        endReading()
         lastFailure = nil
         logger.info("sensor stopped", metadata: ["sensor": "\(kind.rawValue)"])
     }
@@ -155,9 +163,8 @@ public final class PolledSensor {
 
     /// The buffer failed while read: the device is put back and polled instead (or, gone, waits for hotplug).
     func bufferFailed(_ error: SensorError) {
-        guard let device, capture != nil else { return }
-        capture?.stop()
-        capture = nil
+        guard let device, case .buffered = reading else { return }
+        endReading()
         logger.warning(
             "the sensor's buffer failed: polling it instead",
             metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "error": "\(error)"]
@@ -216,9 +223,7 @@ public final class PolledSensor {
         let found = Self.discover(kind)
         guard found?.syspath != device?.syspath || found?.channel != device?.channel else { return }
         let wasRunning = isRunning
-        timer = nil
-        capture?.stop()
-        capture = nil
+        endReading()
         device = found
         logger.info(
             found == nil ? "sensor gone" : "sensor found",
@@ -226,6 +231,12 @@ public final class PolledSensor {
         )
         delegate.polledSensorDiscoveryChanged(self)
         if wasRunning { start() }
+    }
+
+    /// Ends the way the sensor is read: its source is released, and a buffer's device is put back as it was.
+    private func endReading() {
+        if case .buffered(let capture) = reading { capture.stop() }
+        reading = nil
     }
 
     /// The udev subsystems whose devices can be a sensor of `kind`.

@@ -14,7 +14,6 @@
 public import EventLoop
 public import Logging
 public import OrientationCore
-import UdevSupport
 
 /// The display accelerometer of a machine whose accelerometer belongs to the input subsystem (lis3lv02d and the
 /// other evdev accelerometers of older laptops), as a set of sources on the event loop, started and stopped on
@@ -23,105 +22,79 @@ import UdevSupport
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
 /// calibrated reading to its delegate as the display's. Stopped, the node is closed: nothing wakes the process, and a
 /// polled driver stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up
-/// again while it is wanted.
+/// again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
+/// reads the node.
 public final class InputAccelerometerSensor {
-    /// The phases of the sensor; capturing, the node is open and watched.
-    private typealias Lifecycle = SensorLifecycle<InputAccelerometerDevice>
-
-    private let loop: EventLoop
     private let options: SensorOptions
-    private let logger: Logger
     private unowned let delegate: any AccelerometerSensorDelegate
-    private let lifecycle: Lifecycle
-    private var monitor: HotplugMonitor?
-    private var pendingDiscovery: TimerSource?
-    /// The first reading (the values held at the open), or a failure, handed on at the loop's next turn.
-    private var pendingAction: TimerSource?
+    /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
+    private let shell: SensorShell<InputAccelerometerSensor>
+    private var loop: EventLoop { shell.loop }
+    private var logger: Logger { shell.logger }
 
     /// The accelerometer in use (or last found); its scale is the device's own once it was opened.
-    public private(set) var accelerometer: Accelerometer?
-    /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
-    public private(set) var pace = SensorPace.full
-    /// The last error, for diagnostics.
-    public private(set) var lastError: String?
+    public var accelerometer: Accelerometer? { shell.accelerometer }
     /// Readings since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
+    /// The last error, for diagnostics.
+    public var lastError: String? { shell.lastError }
+    /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
+    public var pace: SensorPace { shell.pace }
 
     /// A stopped sensor reporting to `delegate` (held unowned: the owner outlives it and closes it before letting it
     /// go). It listens for hotplug of input devices at once (an idle netlink socket costs no wake-ups).
-    public init(
-        loop: EventLoop,
-        options: SensorOptions,
-        logger: Logger,
-        delegate: any AccelerometerSensorDelegate
-    ) {
-        self.loop = loop
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+        // Most machines have no input accelerometer, and this sensor is tried whenever the IIO one is absent.
+        shell = SensorShell(
+            "input accelerometer",
+            absenceLevel: .debug,
+            loop: loop,
+            logger: logger,
+            location: .display,
+            delegate: delegate
+        )
         self.options = options
-        self.logger = logger
         self.delegate = delegate
-        lifecycle = Lifecycle(location: .display, delegate: delegate)
-        do {
-            monitor = try HotplugMonitor(loop: loop, subsystem: "input") { [unowned self] action, sysname in
-                self.hotplug(action: action, sysname: sysname)
-            }
-        } catch {
-            logger.warning("input hotplug is not followed", metadata: ["error": "\(error)"])
-        }
-    }
-
-    deinit {
-        tearDown()
+        shell.attach(self, subsystem: "input")
     }
 
     /// The current status (a closed sensor is stopped).
-    public var status: SensorState { lifecycle.status }
+    public var status: SensorState { shell.status }
 
     /// How it reads now: `evdev` while capturing, else nil.
-    public var mode: CaptureMode? {
-        guard case .capturing = lifecycle.phase else { return nil }
-        return .evdev
-    }
+    public var mode: CaptureMode? { shell.capturing == nil ? nil : .evdev }
 
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
-        guard case .stopped = lifecycle.phase else { return }
-        lifecycle.resetFailures()
-        attempt()
+        shell.start()
     }
 
     /// Stops capture and closes the node; a change of status is reported.
     public func stop() {
-        guard !lifecycle.isClosed else { return }
-        tearDown()
-        lifecycle.enter(.stopped)
+        shell.stop()
     }
 
     /// Stops for good, closes the node and stops listening for hotplug, telling the delegate nothing.
     public func close() {
-        tearDown()
-        lifecycle.close()
-        monitor = nil
-        pendingDiscovery = nil
+        shell.close()
     }
 
     /// Notes the pace: the driver sets the rate of an input accelerometer, so nothing changes.
     public func setPace(_ new: SensorPace) {
-        pace = new
+        shell.pace = new
     }
 
     /// Looks for the accelerometer without opening it, so that it can be named while stopped.
     public func refreshDiscovery() {
-        guard case .stopped = lifecycle.phase else { return }
+        guard shell.isStopped else { return }
         let discovery = discover()
         if let found = discovery.chosen, found.id != accelerometer?.id {
             logger.info(
                 "input accelerometer found",
                 metadata: ["device": "\(found.id)", "name": "\(found.name)", "reason": "\(discovery.reason)"]
             )
-        }
-        // A new accelerometer's axes are read once, now, so that its pose is known before anyone generates
-        // (iio-sensor-proxy's AccelerometerOrientation); the node is closed again at once and nothing is watched.
-        if let found = discovery.chosen, found.id != accelerometer?.id {
+            // A new accelerometer's axes are read once, now, so that its pose is known before anyone generates
+            // (iio-sensor-proxy's AccelerometerOrientation); the node is closed again at once and nothing is watched.
             let reading = InputAccelerometerDevice.restingReading(found, matrix: found.calibration.matrix)
             logger.debug(
                 "input accelerometer read at discovery",
@@ -131,7 +104,7 @@ public final class InputAccelerometerSensor {
         } else if discovery.chosen == nil, accelerometer != nil {
             delegate.accelerometer(at: .display, restingReading: nil)
         }
-        accelerometer = discovery.chosen
+        shell.accelerometer = discovery.chosen
         delegate.accelerometerDiscoveryChanged(at: .display)
     }
 
@@ -139,19 +112,39 @@ public final class InputAccelerometerSensor {
         InputAccelerometerDiscovery.discover(uri: options.uri, device: options.device, mountMatrix: options.mountMatrix)
     }
 
-    private func attempt() {
-        tearDown()
-        lifecycle.enter(begin())
+    /// A reading of the device (the hot path): counted, and handed to the delegate when usable (or when readings of
+    /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
+    func captured(_ sample: Sample, quality: ReadingQuality) {
+        samplesRead += 1
+        if quality == .usable { shell.delivered() }
+        guard quality == .usable || options.handsOnImplausibleReadings else { return }
+        delegate.accelerometer(at: .display, captured: sample)
+    }
+
+    /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.
+    func deviceFailed(_ error: SensorError) {
+        shell.capturing?.pendingAction = try? loop.addNextTurnAction { [unowned self] in
+            self.shell.captureFailed(error)
+        }
+    }
+}
+
+/// How an ``InputAccelerometerSensor`` opens its evdev node.
+extension InputAccelerometerSensor: SensorDriver {
+    /// Only event nodes can be the accelerometer (not `js0` or the parent `input5`).
+    func concerns(_ sysname: String) -> Bool {
+        sysname.hasPrefix("event")
+    }
+
+    /// Its pose, known while stopped, is forgotten with it.
+    func deviceRemoved() {
+        delegate.accelerometer(at: .display, restingReading: nil)
     }
 
     /// Finds the device and opens it; the phase to enter.
-    private func begin() -> Lifecycle.Phase {
+    func open() -> SensorOpening<InputAccelerometerCapturing> {
         let discovery = discover()
-        guard var chosen = discovery.chosen else {
-            lastError = discovery.reason
-            logger.debug("no input accelerometer", metadata: ["reason": "\(discovery.reason)"])
-            return .absent
-        }
+        guard var chosen = discovery.chosen else { return .absent(reason: discovery.reason) }
         do {
             let device = try InputAccelerometerDevice(
                 chosen,
@@ -161,7 +154,7 @@ public final class InputAccelerometerSensor {
             )
             chosen.calibration = device.calibration
             chosen.scaleSource = device.scale.source
-            accelerometer = chosen
+            shell.accelerometer = chosen
             for warning in chosen.warnings {
                 logger.warning(
                     "the input accelerometer's properties",
@@ -176,92 +169,15 @@ public final class InputAccelerometerSensor {
                     "matrix": "\(chosen.calibration.matrix)", "matrix_source": "\(chosen.matrixSource)",
                 ]
             )
+            let capturing = InputAccelerometerCapturing(device: device)
             // The values the kernel holds now are the first reading, handed on outside start().
-            pendingAction = try? loop.addNextTurnAction { [unowned self] in
-                self.pendingAction = nil
-                if case .capturing(let device) = self.lifecycle.phase { device.emitCurrent() }
+            capturing.pendingAction = try? loop.addNextTurnAction { [unowned self] in
+                self.shell.capturing?.device.emitCurrent()
             }
-            return .capturing(device)
+            return .capturing(capturing)
         } catch {
-            accelerometer = chosen
-            if error.isDeviceGone {
-                lastError = "\(error)"
-                logger.notice("the input accelerometer is gone", metadata: ["error": "\(error)"])
-                return .absent
-            }
-            return failed(error)
+            shell.accelerometer = chosen
+            return error.isDeviceGone ? .gone(error) : .failed(error)
         }
-    }
-
-    /// Failed: retry soon, then less often.
-    private func failed(_ error: SensorError) -> Lifecycle.Phase {
-        lastError = "\(error)"
-        let delay = lifecycle.retryDelay()
-        logger.error(
-            "the input accelerometer cannot be read, retrying",
-            metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
-        )
-        let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
-        return .failed(retry: retry)
-    }
-
-    /// A reading of the device (the hot path): counted, and handed to the delegate when usable (or when readings of
-    /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
-    func captured(_ sample: Sample, quality: ReadingQuality) {
-        samplesRead += 1
-        if quality == .usable { lifecycle.resetFailures() }
-        guard quality == .usable || options.handsOnImplausibleReadings else { return }
-        delegate.accelerometer(at: .display, captured: sample)
-    }
-
-    /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.
-    func deviceFailed(_ error: SensorError) {
-        pendingAction = try? loop.addNextTurnAction { [unowned self] in
-            self.pendingAction = nil
-            self.captureFailed(error)
-        }
-    }
-
-    private func captureFailed(_ error: SensorError) {
-        guard lifecycle.isWanted else { return }
-        lastError = "\(error)"
-        tearDown()
-        if error.isDeviceGone {
-            logger.notice("the input accelerometer is gone", metadata: ["error": "\(error)"])
-            lifecycle.enter(.absent)
-        } else {
-            lifecycle.enter(failed(error))
-        }
-    }
-
-    private func hotplug(action: HotplugAction, sysname: String) {
-        switch action {
-        case .remove where sysname == accelerometer?.id && lifecycle.isWanted:
-            captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
-        case .remove where sysname == accelerometer?.id:
-            accelerometer = nil
-            delegate.accelerometer(at: .display, restingReading: nil)
-            delegate.accelerometerDiscoveryChanged(at: .display)
-        case .add, .change, .bind:
-            guard sysname.hasPrefix("event") else { return }
-            if case .stopped = lifecycle.phase, accelerometer == nil {
-                refreshDiscovery()
-                return
-            }
-            guard case .absent = lifecycle.phase else { return }
-            pendingDiscovery = try? loop.addTimer(at: loop.now + 0.1) { [unowned self] in
-                self.pendingDiscovery = nil
-                if case .absent = self.lifecycle.phase { self.attempt() }
-            }
-        case .remove, .unbind, .other:
-            break
-        }
-    }
-
-    /// Stops watching the node; the caller then enters the next phase, which releases it.
-    private func tearDown() {
-        if case .capturing(let device) = lifecycle.phase { device.stop() }
-        pendingAction = nil
-        pace = .full
     }
 }

@@ -1,0 +1,254 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import EventLoop
+import Logging
+import OrientationCore
+import UdevSupport
+
+/// The life of an accelerometer sensor, the same for ``AccelerometerSensor`` and ``InputAccelerometerSensor``: its
+/// phases, the status its delegate hears of, the retries of a failing device, hotplug, start, stop and close. The
+/// sensor (its ``SensorDriver``) says only how it opens its device; its capture reads and calls it.
+///
+/// Each phase holds the sources that serve it, and leaving the phase releases them (as service-lifecycle's
+/// `ServiceGroup` keeps each state's resources in its case): the retry timer in `failed`, the settle delay after a
+/// hotplug event in `absent`, the capture and its timers in `capturing`. Nothing is torn down by hand but the
+/// capture, which puts its device back (``SensorCapturing/stop()``).
+final class SensorShell<Driver: SensorDriver> {
+    /// A phase of the sensor, with what it holds.
+    enum Phase {
+        /// Not wanted: nobody generating.
+        case stopped
+        /// Wanted, but there is no device; a hotplug event arms `settling`, a look again once the device settled.
+        case absent(settling: TimerSource?)
+        /// Capturing.
+        case capturing(Driver.Capturing)
+        /// Wanted, but the device could not be read; the timer tries again.
+        case failed(retry: TimerSource?)
+        /// Closed by its owner: stopped for good, it tells its delegate nothing any more.
+        case closed
+    }
+
+    /// A device's attributes and node appear with its uevent, or just after: the time to wait before a look.
+    static var settleDelay: Double { 0.1 }
+
+    /// The phase now.
+    private(set) var phase = Phase.stopped
+    /// The accelerometer in use, or last found.
+    var accelerometer: Accelerometer?
+    /// The last error, for diagnostics.
+    var lastError: String?
+    /// The pace asked for last; every capture starts at the full pace.
+    var pace = SensorPace.full
+
+    /// The sensor, from ``attach(_:subsystem:)`` on: held weakly, as it holds its shell.
+    private weak var driver: Driver?
+    /// The loop of the sensor's sources.
+    let loop: EventLoop
+    /// The sensor's log.
+    let logger: Logger
+    /// The sensor's location, named in each report to the delegate.
+    let location: SensorLocation
+    private unowned let delegate: any AccelerometerSensorDelegate
+    /// What the log calls the sensor: "accelerometer", "input accelerometer".
+    private let noun: String
+    /// How loudly an attempt that finds no device is logged.
+    private let absenceLevel: Logger.Level
+    private var monitor: HotplugMonitor?
+    private var consecutiveFailures = 0
+
+    /// A stopped sensor's shell, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
+    /// `location`, and logging of its device as `noun` ("no accelerometer" at `absenceLevel`). It does nothing until
+    /// its sensor is attached.
+    init(
+        _ noun: String,
+        absenceLevel: Logger.Level = .notice,
+        loop: EventLoop,
+        logger: Logger,
+        location: SensorLocation,
+        delegate: any AccelerometerSensorDelegate
+    ) {
+        self.noun = noun
+        self.absenceLevel = absenceLevel
+        self.loop = loop
+        self.logger = logger
+        self.location = location
+        self.delegate = delegate
+    }
+
+    /// Gives the shell its sensor, made with it (in the sensor's `init`), and listens for hotplug in `subsystem` at
+    /// once (an idle netlink socket costs no wake-ups).
+    func attach(_ driver: Driver, subsystem: String) {
+        self.driver = driver
+        do {
+            monitor = try HotplugMonitor(loop: loop, subsystem: subsystem) { [unowned self] action, sysname in
+                self.hotplug(action: action, sysname: sysname)
+            }
+        } catch {
+            logger.warning("hotplug is not followed", metadata: ["subsystem": "\(subsystem)", "error": "\(error)"])
+        }
+    }
+
+    deinit {
+        if case .capturing(let capturing) = phase { capturing.stop() }
+    }
+
+    /// The status the phase means (a closed sensor is stopped).
+    var status: SensorState {
+        switch phase {
+        case .stopped, .closed: .stopped
+        case .absent: .absent
+        case .capturing: .active
+        case .failed: .failed
+        }
+    }
+
+    /// Whether the sensor is wanted: absent, capturing or failed.
+    var isWanted: Bool {
+        switch phase {
+        case .stopped, .closed: false
+        case .absent, .capturing, .failed: true
+        }
+    }
+
+    /// Whether the sensor is stopped (and not closed).
+    var isStopped: Bool {
+        if case .stopped = phase { return true }
+        return false
+    }
+
+    /// What the capturing phase holds; nil in any other.
+    var capturing: Driver.Capturing? {
+        guard case .capturing(let capturing) = phase else { return nil }
+        return capturing
+    }
+
+    /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
+    func start() {
+        guard isStopped else { return }
+        consecutiveFailures = 0
+        attempt()
+    }
+
+    /// Stops capture completely and puts the device back; a change of status is reported.
+    func stop() {
+        if case .closed = phase { return }
+        tearDown()
+        move(to: .stopped)
+    }
+
+    /// Stops for good, puts the device back and stops listening for hotplug, telling the delegate nothing.
+    func close() {
+        tearDown()
+        phase = .closed
+        monitor = nil
+    }
+
+    /// Opens the device afresh (a start, a retry, a device that appeared or changed) and enters the phase it ends in.
+    func attempt() {
+        guard let driver else { return }
+        reopen(with: driver.open)
+    }
+
+    /// Stops the capture and enters the phase `open` ends in: a sensor that captures its device another way (the
+    /// buffer enabled again, or polled instead) opens it so. The old phase's sources go when the new one is entered.
+    func reopen(with open: () -> SensorOpening<Driver.Capturing>) {
+        tearDown()
+        enter(open())
+    }
+
+    /// Enters the phase an attempt to open a device ended in.
+    private func enter(_ opening: SensorOpening<Driver.Capturing>) {
+        switch opening {
+        case .capturing(let capturing):
+            move(to: .capturing(capturing))
+        case .absent(let reason):
+            lastError = reason
+            logger.log(level: absenceLevel, "no \(noun)", metadata: ["reason": "\(reason)"])
+            move(to: .absent(settling: nil))
+        case .gone(let error):
+            lastError = "\(error)"
+            logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
+            move(to: .absent(settling: nil))
+        case .failed(let error):
+            // Retried soon, then less often: 1 s for the first four failures in a row, then 10 s.
+            lastError = "\(error)"
+            consecutiveFailures += 1
+            let delay = consecutiveFailures < 5 ? 1.0 : 10.0
+            logger.error(
+                "the \(noun) cannot be read, retrying",
+                metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
+            )
+            let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
+            move(to: .failed(retry: retry))
+        }
+    }
+
+    /// The capture ended: a device gone makes the sensor absent, another error failed (retried).
+    func captureFailed(_ error: SensorError) {
+        guard isWanted else { return }
+        tearDown()
+        enter(error.isDeviceGone ? .gone(error) : .failed(error))
+    }
+
+    /// A usable reading came: the next failure is retried after a second again.
+    func delivered() {
+        consecutiveFailures = 0
+    }
+
+    /// One hotplug rule for every sensor: the device in use removed makes a wanted sensor absent, and is forgotten
+    /// by a stopped one; a device that appears is looked at by a stopped sensor that knows none (so that it can be
+    /// named), and by an absent one once it settled.
+    private func hotplug(action: HotplugAction, sysname: String) {
+        guard let driver else { return }
+        logger.debug("udev event", metadata: ["action": "\(action)", "device": "\(sysname)"])
+        switch action {
+        case .remove where sysname == accelerometer?.id && isWanted:
+            captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
+        case .remove where sysname == accelerometer?.id:
+            accelerometer = nil
+            driver.deviceRemoved()
+            delegate.accelerometerDiscoveryChanged(at: location)
+        case .add, .change, .bind:
+            guard driver.concerns(sysname) else { return }
+            if isStopped, accelerometer == nil {
+                driver.refreshDiscovery()
+                return
+            }
+            if action == .change, sysname == accelerometer?.id, driver.deviceChanged() { return }
+            guard case .absent = phase else { return }
+            let settling = try? loop.addTimer(at: loop.now + Self.settleDelay) { [unowned self] in
+                if case .absent = self.phase { self.attempt() }
+            }
+            phase = .absent(settling: settling)
+        case .remove, .unbind, .other:
+            break
+        }
+    }
+
+    /// Moves to `next` and tells the delegate when the status changes; the old phase's sources go with it.
+    private func move(to next: Phase) {
+        let previous = status
+        phase = next
+        let current = status
+        guard current != previous else { return }
+        delegate.accelerometer(at: location, changedStatusFrom: previous, to: current)
+    }
+
+    /// Stops the capture, which puts its device back; the caller then enters the next phase, which releases the
+    /// sources of the old one.
+    private func tearDown() {
+        if case .capturing(let capturing) = phase { capturing.stop() }
+        pace = .full
+    }
+}
