@@ -105,7 +105,13 @@ let package = Package(
         .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
-        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
+        .testTarget(
+            name: "IIOSensorTests",
+            dependencies: [
+                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
         .testTarget(name: "EvdevSupportTests", dependencies: ["EvdevSupport", "SystemSupport"]),
         .testTarget(

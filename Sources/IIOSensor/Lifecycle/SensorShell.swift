@@ -181,10 +181,9 @@ final class SensorShell<Driver: SensorDriver> {
             logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
             move(to: .absent(settling: nil))
         case .failed(let error):
-            // Retried soon, then less often: 1 s for the first four failures in a row, then 10 s.
             lastError = "\(error)"
             consecutiveFailures += 1
-            let delay = consecutiveFailures < 5 ? 1.0 : 10.0
+            let delay = Self.retryDelay(afterFailures: consecutiveFailures)
             logger.error(
                 "the \(noun) cannot be read, retrying",
                 metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
@@ -192,6 +191,12 @@ final class SensorShell<Driver: SensorDriver> {
             let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
             move(to: .failed(retry: retry))
         }
+    }
+
+    /// The one retry policy: soon, then less often. The seconds before the retry after `failures` failures in a
+    /// row: 1 for the first four, then 10.
+    static func retryDelay(afterFailures failures: Int) -> Double {
+        failures < 5 ? 1.0 : 10.0
     }
 
     /// The capture ended: a device gone makes the sensor absent, another error failed (retried).

@@ -1,0 +1,141 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import EventLoop
+import Logging
+import OrientationCore
+import Testing
+
+@testable import IIOSensor
+
+/// The one lifecycle of the accelerometer sensors: the statuses their owner hears, retries of a device that cannot
+/// be opened, a capture put back exactly once, and a closed sensor that says nothing more. The sensor is a scripted
+/// driver (its openings given in advance); the loop and its timers are real.
+@Suite struct SensorShellTests {
+    /// A capture that counts how often it was stopped.
+    final class ScriptedCapture: SensorCapturing {
+        var stops = 0
+        func stop() { stops += 1 }
+    }
+
+    /// A sensor whose attempts end as scripted, the last one repeated.
+    final class ScriptedSensor: SensorDriver {
+        var openings: [SensorOpening<ScriptedCapture>]
+        var attempts = 0
+        init(_ openings: [SensorOpening<ScriptedCapture>]) { self.openings = openings }
+        func open() -> SensorOpening<ScriptedCapture> {
+            attempts += 1
+            return openings.count > 1 ? openings.removeFirst() : openings[0]
+        }
+        func refreshDiscovery() {}
+    }
+
+    /// The owner: every change of status it hears.
+    final class Owner: AccelerometerSensorDelegate {
+        var changes: [String] = []
+        func accelerometer(at location: SensorLocation, captured sample: Sample) {}
+        func accelerometer(
+            at location: SensorLocation,
+            changedStatusFrom previous: SensorState,
+            to current: SensorState
+        ) {
+            changes.append("\(previous)→\(current)")
+        }
+    }
+
+    static let busy = SensorError(.call, operation: "open", device: "iio:device0")
+
+    /// A shell on a real loop with `sensor` attached; the sensor is returned too, for the shell holds it weakly.
+    static func shell(
+        _ openings: [SensorOpening<ScriptedCapture>],
+        loop: EventLoop,
+        owner: Owner
+    ) -> (SensorShell<ScriptedSensor>, ScriptedSensor) {
+        let sensor = ScriptedSensor(openings)
+        let shell = SensorShell<ScriptedSensor>(
+            "accelerometer",
+            loop: loop,
+            logger: Logger(label: "test"),
+            location: .display,
+            delegate: owner
+        )
+        shell.attach(sensor, subsystem: "iio")
+        return (shell, sensor)
+    }
+
+    @Test(arguments: [(1, 1.0), (2, 1), (4, 1), (5, 10), (6, 10), (50, 10)])
+    func retriesComeSoonThenLessOften(failures: Int, seconds: Double) {
+        #expect(SensorShell<ScriptedSensor>.retryDelay(afterFailures: failures) == seconds)
+    }
+
+    @Test func aDeviceThatCannotBeOpenedIsRetriedUntilItCaptures() throws {
+        let loop = try EventLoop()
+        let owner = Owner()
+        let capture = ScriptedCapture()
+        let (shell, sensor) = Self.shell(
+            [.failed(Self.busy), .failed(Self.busy), .capturing(capture)],
+            loop: loop,
+            owner: owner
+        )
+        shell.start()
+        #expect(shell.status == .failed)
+        #expect(shell.lastError == "\(Self.busy)")
+        // Each retry is a timer of the loop, a second after the failure.
+        while sensor.attempts < 3 { _ = try loop.runOnce(timeout: 5) }
+        #expect(shell.status == .active)
+        #expect(owner.changes == ["stopped→failed", "failed→active"], "a failure said once, however often retried")
+        shell.stop()
+        shell.stop()
+        #expect(capture.stops == 1, "the capture is put back once")
+        #expect(owner.changes.last == "active→stopped")
+    }
+
+    @Test func aClosedSensorSaysNothingMoreAndStartsNoMore() throws {
+        let loop = try EventLoop()
+        let owner = Owner()
+        let capture = ScriptedCapture()
+        let (shell, sensor) = Self.shell([.capturing(capture)], loop: loop, owner: owner)
+        shell.start()
+        #expect(owner.changes == ["stopped→active"])
+        shell.close()
+        #expect(capture.stops == 1)
+        shell.start()
+        shell.stop()
+        shell.captureFailed(Self.busy)
+        #expect(shell.status == .stopped)
+        #expect(sensor.attempts == 1)
+        #expect(owner.changes == ["stopped→active"], "nothing after the close")
+    }
+
+    @Test func aCaptureThatEndsIsAbsentWhenTheDeviceIsGoneElseRetried() throws {
+        let loop = try EventLoop()
+        let owner = Owner()
+        let capture = ScriptedCapture()
+        let (shell, sensor) = Self.shell([.capturing(capture)], loop: loop, owner: owner)
+        shell.start()
+        shell.captureFailed(SensorError(.deviceGone, operation: "read", device: "iio:device0"))
+        #expect(shell.status == .absent)
+        #expect(capture.stops == 1)
+        shell.stop()
+        shell.captureFailed(Self.busy)
+        #expect(shell.status == .stopped, "a stopped sensor ignores a late failure")
+        shell.start()
+        shell.captureFailed(Self.busy)
+        #expect(shell.status == .failed)
+        #expect(capture.stops == 2)
+        #expect(sensor.attempts == 2)
+        #expect(
+            owner.changes == ["stopped→active", "active→absent", "absent→stopped", "stopped→active", "active→failed"]
+        )
+    }
+}
