@@ -42,7 +42,9 @@ public final class AccelerometerSensor {
     unowned let delegate: any AccelerometerSensorDelegate
     /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
     let shell: SensorShell<AccelerometerSensor>
+    /// The loop of the sensor's sources, its shell's.
     var loop: EventLoop { shell.loop }
+    /// The sensor's log, its shell's.
     var logger: Logger { shell.logger }
     /// Samples handed to the sink since the process started (usable ones only).
     var usableSamples = 0

@@ -29,7 +29,9 @@ public final class InputAccelerometerSensor {
     private unowned let delegate: any AccelerometerSensorDelegate
     /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
     private let shell: SensorShell<InputAccelerometerSensor>
+    /// The loop of the sensor's sources, its shell's.
     private var loop: EventLoop { shell.loop }
+    /// The sensor's log, its shell's.
     private var logger: Logger { shell.logger }
 
     /// The accelerometer in use (or last found); its scale is the device's own once it was opened.
