@@ -178,7 +178,8 @@ public final class AccelerometerSensor {
                 device: options.device,
                 mountMatrix: options.mountMatrix
             )
-            let (found, reason) = pick(discovery)
+            var (found, reason) = pick(discovery)
+            found = found.map(raiseSlowFrequency)
             accelerometer = found
             if let found {
                 var details = metadata(found)
@@ -209,6 +210,23 @@ public final class AccelerometerSensor {
         return (discovery.base, discovery.baseReason)
     }
 
+    /// The accelerometer found, with a rate below 10 Hz raised (``SamplingFrequencyFloor``) and said.
+    private func raiseSlowFrequency(_ found: Accelerometer) -> Accelerometer {
+        var accelerometer = found
+        for raise in SamplingFrequencyFloor.raise(&accelerometer) {
+            let details: Logger.Metadata = [
+                "device": "\(found.id)", "attribute": "\(raise.attribute)", "was": "\(raise.from)",
+                "now": "\(raise.to)",
+            ]
+            if raise.written {
+                logger.info("a sampling frequency below 10 Hz is raised", metadata: details)
+            } else {
+                logger.warning("cannot raise a sampling frequency below 10 Hz", metadata: details)
+            }
+        }
+        return accelerometer
+    }
+
     private func attempt() {
         tearDown()
         lifecycle.enter(begin())
@@ -232,11 +250,13 @@ public final class AccelerometerSensor {
             mountMatrix: options.mountMatrix
         )
         let (found, reason) = pick(discovery)
-        guard let chosen = found, let device = context.device(named: chosen.id) else {
+        guard let found, let device = context.device(named: found.id) else {
             lastError = reason
             logger.notice("no accelerometer", metadata: ["reason": "\(reason)"])
             return .absent
         }
+        // Raised before the capture saves the device's settings: it puts back the raised rate.
+        let chosen = raiseSlowFrequency(found)
         accelerometer = chosen
         for warning in chosen.warnings {
             logger.warning(
