@@ -19,7 +19,8 @@ import Glibc
 #endif
 
 /// Reads and writes attribute files of one device in sysfs directly, for what libiio does not
-/// offer (the `scan_elements/*_en` switches it resets when a buffer closes).
+/// offer (the `scan_elements/*_en` switches it resets when a buffer closes; a value's whole text,
+/// of which libiio drops the last character, taking it for the kernel's newline).
 struct SysfsAttributes {
     /// The device's sysfs folder.
     let path: String
