@@ -273,6 +273,28 @@ extension EmulatedDeviceTests {
             #expect(!child.errorText.contains("Fatal") && !child.errorText.contains("crashed"))
         }
 
+        /// libiio takes an attribute's last character for the newline a kernel ends it with: a one-digit scan index
+        /// written without one (as test rigs do) is empty to it, and it refuses every device. The error says so.
+        @Test func aDeviceLibiioCannotParseIsExplained() async throws {
+            let accelerometer = """
+                P: /devices/platform/accel/iio:device0
+                E: SUBSYSTEM=iio
+                E: DEVTYPE=iio_device
+                A: name=accel_3d\\n
+                A: scan_elements/in_accel_x_en=0
+                A: scan_elements/in_accel_x_index=0
+                A: scan_elements/in_accel_x_type=le:s16/32>>0
+
+                """
+            let child = try await Self.sensors([accelerometer])
+            #expect(child.exitStatus == .exited(1))
+            #expect(
+                child.errorText.contains("Invalid argument")
+                    && child.errorText.contains("cannot parse some IIO device's attributes"),
+                "\(child.report)"
+            )
+        }
+
         @Test func otherIIODevicesAreSkippedWithTheReason() async throws {
             let gyroscope = """
                 P: /devices/platform/gyro/iio:device0

@@ -43,7 +43,10 @@ struct DeviceSettings {
         }
         settings.triggerName = device.trigger?.name ?? ""
         if let attribute = frequencyAttribute(device) {
-            settings.frequency = (attribute, (try? read(attribute, device)) ?? "")
+            // The file's own text where there is one: libiio drops a value's last character, the newline a kernel
+            // ends it with, and a rate raised by ``SamplingFrequencyFloor`` is written without it.
+            let file = settings.sysfs.flatMap { sysfs in fileName(attribute, device).flatMap { sysfs.read($0) } }
+            settings.frequency = (attribute, file ?? (try? read(attribute, device)) ?? "")
         }
         if let channel = device.channel("accel_x"), channel.hasAttribute("hysteresis") {
             settings.hysteresis = try? channel.readAttribute("hysteresis")
@@ -150,6 +153,13 @@ struct DeviceSettings {
             return .channel("accel_x", "sampling_frequency")
         }
         return nil
+    }
+
+    private static func fileName(_ attribute: Attribute, _ device: IIODevice) -> String? {
+        switch attribute {
+        case .device(let name): return name
+        case .channel(let channel, let name): return device.channel(channel)?.attributeFile(name)
+        }
     }
 
     private static func read(_ attribute: Attribute, _ device: IIODevice) throws(SensorError) -> String {

@@ -43,6 +43,11 @@ struct IIOChannel {
         iio_channel_find_attr(pointer, name) != nil
     }
 
+    /// The file in the device's folder that holds a channel attribute (`in_accel_sampling_frequency`), if it has it.
+    func attributeFile(_ name: String) -> String? {
+        iio_channel_attr_get_filename(pointer, name).map { String(cString: $0) }
+    }
+
     /// Reads a channel attribute (`iio_channel_attr_read`).
     func readAttribute(_ name: String) throws(SensorError) -> String {
         var buffer = [CChar](repeating: 0, count: 1024)

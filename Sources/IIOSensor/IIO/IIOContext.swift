@@ -40,7 +40,13 @@ final class IIOContext {
             operation = "iio_create_local_context"
         }
         guard let created else {
-            throw SensorError.call(operation, errno: .current, detail: "is an IIO subsystem present (/sys/bus/iio)?")
+            let error = Errno.current
+            // One device whose attributes libiio cannot parse makes it refuse them all (EINVAL).
+            let detail =
+                error.rawValue == EINVAL
+                ? "libiio cannot parse some IIO device's attributes (a scan element's index or type); iio_info fails alike"
+                : "is an IIO subsystem present (/sys/bus/iio)?"
+            throw SensorError.call(operation, errno: error, detail: detail)
         }
         pointer = created
         self.uri = uri

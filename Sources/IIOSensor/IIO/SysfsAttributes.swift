@@ -19,7 +19,8 @@ import Glibc
 #endif
 
 /// Reads and writes attribute files of one device in sysfs directly, for what libiio does not
-/// offer (the `scan_elements/*_en` switches it resets when a buffer closes).
+/// offer (the `scan_elements/*_en` switches it resets when a buffer closes; a value's whole text,
+/// of which libiio drops the last character, taking it for the kernel's newline).
 struct SysfsAttributes {
     /// The device's sysfs folder.
     let path: String
@@ -31,10 +32,11 @@ struct SysfsAttributes {
         return String(decoding: bytes.filter { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
     }
 
-    /// Writes the attribute; false if it cannot be written.
+    /// Writes the attribute (the whole file: a shorter value leaves nothing of a longer one); false if it cannot be
+    /// written.
     @discardableResult
     func write(_ name: String, _ value: String) -> Bool {
-        guard let file = try? FileDescriptor.open(path + "/" + name, O_WRONLY) else { return false }
+        guard let file = try? FileDescriptor.open(path + "/" + name, O_WRONLY | O_TRUNC) else { return false }
         defer { file.close() }
         return (try? file.writeAll(value)) != nil
     }

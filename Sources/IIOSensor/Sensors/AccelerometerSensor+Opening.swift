@@ -35,9 +35,11 @@ extension AccelerometerSensor: SensorDriver {
             mountMatrix: options.mountMatrix
         )
         let (found, reason) = pick(discovery)
-        guard let chosen = found, let device = context.device(named: chosen.id) else {
+        guard let found, let device = context.device(named: found.id) else {
             return .absent(reason: reason)
         }
+        // Raised before the capture saves the device's settings: it puts back the raised rate.
+        let chosen = raiseSlowFrequency(found)
         shell.accelerometer = chosen
         for warning in chosen.warnings {
             logger.warning(

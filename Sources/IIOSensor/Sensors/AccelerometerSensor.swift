@@ -138,7 +138,8 @@ public final class AccelerometerSensor {
                 device: options.device,
                 mountMatrix: options.mountMatrix
             )
-            let (found, reason) = pick(discovery)
+            var (found, reason) = pick(discovery)
+            found = found.map(raiseSlowFrequency)
             shell.accelerometer = found
             if let found {
                 var details = metadata(found)
@@ -167,6 +168,23 @@ public final class AccelerometerSensor {
             )
         }
         return (discovery.base, discovery.baseReason)
+    }
+
+    /// The accelerometer found, with a rate below 10 Hz raised (``SamplingFrequencyFloor``) and said.
+    func raiseSlowFrequency(_ found: Accelerometer) -> Accelerometer {
+        var accelerometer = found
+        for raise in SamplingFrequencyFloor.raise(&accelerometer) {
+            let details: Logger.Metadata = [
+                "device": "\(found.id)", "attribute": "\(raise.attribute)", "was": "\(raise.from)",
+                "now": "\(raise.to)",
+            ]
+            if raise.written {
+                logger.info("a sampling frequency below 10 Hz is raised", metadata: details)
+            } else {
+                logger.warning("cannot raise a sampling frequency below 10 Hz", metadata: details)
+            }
+        }
+        return accelerometer
     }
 
     /// The accelerometer and the sensor's settings, for the log.
