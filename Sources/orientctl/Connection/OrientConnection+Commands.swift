@@ -33,26 +33,3 @@ extension OrientConnection {
         CommandFailure(closeReason ?? OrientClientError(.connectionClosed, socketPath: socketPath))
     }
 }
-
-/// Prints states and events as text or, with `--json`, as the daemon's JSON.
-struct Printer {
-    var json: Bool
-
-    /// Prints a state as its state line, or its JSON text as the daemon sent it.
-    func state(_ state: OrientationState, json text: ArraySlice<UInt8>?) {
-        if json, let text {
-            StandardStreams.output(json: text)
-        } else {
-            StandardStreams.output(state.stateLine)
-        }
-    }
-
-    /// Prints an event as `device=… interface=… rotation=…`, or its line as the daemon sent it.
-    func event(_ event: Received<OrientationEvent>) {
-        if json {
-            StandardStreams.output(json: event.line)
-        } else {
-            StandardStreams.output(event.value.state.orientationLine)
-        }
-    }
-}
