@@ -16,6 +16,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
+import OrientdTestKit
 import Testing
 
 /// `orientctl follow`'s panel discovery from DRM, its policies (external monitors, laptop mode, the hook,
