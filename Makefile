@@ -49,7 +49,7 @@ classifier-figures: deps
 # OrientdTestKitTests: the real binaries on devices emulated by umockdev, their rigs in OrientdTestKit) and the
 # classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to `make test`. The
 # generate-manual tool (man-tool) is built first for the install test of orientdTests.
-UNIT_TESTS = OrientationCoreTests|IniFormatTests|SystemSupportTests|EventLoopTests|IIOSensorTests|TabletModeTests|EvdevSupportTests|OrientProtocolTests|OrientDaemonTests|OrientClientTests|orientdTests
+UNIT_TESTS = OrientationCoreTests|IniFormatTests|SystemSupportTests|EventLoopTests|IIOSensorTests|TabletModeTests|EvdevSupportTests|OrientProtocolTests|OrientDaemonTests|OrientClientTests|OrientctlTests|orientdTests
 check: man-tool
 	$(SWIFT) build --build-tests
 	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --filter '^($(UNIT_TESTS))\.' \

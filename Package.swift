@@ -129,6 +129,11 @@ let package = Package(
             name: "OrientClientTests",
             dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "OrientdTestKit"]
         ),
+        // `orientctl` against a scripted peer and stand-in desktop tools: its commands, follow, suggest.
+        .testTarget(
+            name: "OrientctlTests",
+            dependencies: ["orientctl", "OrientClient", "OrientProtocol", "OrientationCore", "OrientdTestKit"]
+        ),
         .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
 
         // The end-to-end tests: the real binaries on devices emulated by umockdev (`make test`; `make check` leaves
@@ -136,7 +141,7 @@ let package = Package(
         // daemon under test and connections to it, a private system bus, the resources of a process.
         .target(
             name: "OrientdTestKit",
-            dependencies: ["CUmockdev", "CSystemd", "SystemSupport"],
+            dependencies: ["CUmockdev", "CSystemd", "SystemSupport", "OrientProtocol", "OrientationCore"],
             path: "Tests/OrientdTestKit"
         ),
         // The rigs themselves: what a child process gets, how it is stopped, the emulated scans.

@@ -14,9 +14,13 @@
 public import OrientationCore
 
 /// The diagnostics of `status` (PROTOCOL.md): the sensor, the clients, counters.
-public struct StatusReport: Sendable, Hashable, Codable {
+///
+/// Each wire key is spelled once: by its coding key where it differs from the property's name, else by the
+/// property. The daemon writes the report through its `Encodable` conformance (``JSONEncodedObject``), clients read
+/// it through its `Decodable` one.
+public struct StatusReport: Sendable, Hashable, Codable, JSONEncodedObject {
     /// What is known of the accelerometer.
-    public struct Sensor: Sendable, Hashable, Codable {
+    public struct Sensor: Sendable, Hashable, Codable, JSONEncodedObject {
         public var status: SensorState
         /// `iio:deviceN`, nil without one.
         public var device: String?
@@ -87,9 +91,9 @@ public struct StatusReport: Sendable, Hashable, Codable {
     }
 
     /// The tablet-mode switch and what it does to rotation.
-    public struct TabletMode: Sendable, Hashable, Codable {
+    public struct TabletMode: Sendable, Hashable, Codable, JSONEncodedObject {
         /// One input device with a `SW_TABLET_MODE` switch.
-        public struct Switch: Sendable, Hashable, Codable {
+        public struct Switch: Sendable, Hashable, Codable, JSONEncodedObject {
             /// The device node (`/dev/input/event5`).
             public var device: String
             /// The input device's name.
@@ -142,9 +146,9 @@ public struct StatusReport: Sendable, Hashable, Codable {
     }
 
     /// The iio-sensor-proxy compatible D-Bus service (`[DBus] Compat=yes`).
-    public struct Bus: Sendable, Hashable, Codable {
+    public struct Bus: Sendable, Hashable, Codable, JSONEncodedObject {
         /// One bus client that claimed a sensor.
-        public struct Client: Sendable, Hashable, Codable {
+        public struct Client: Sendable, Hashable, Codable, JSONEncodedObject {
             /// Its unique bus name, such as `:1.42`.
             public var name: String
             /// Its process id, if the bus told.
@@ -161,10 +165,6 @@ public struct StatusReport: Sendable, Hashable, Codable {
                 self.pid = pid
                 self.command = command
                 self.claims = claims
-            }
-
-            private enum CodingKeys: String, CodingKey {
-                case name, pid, command, claims
             }
         }
 
@@ -188,14 +188,10 @@ public struct StatusReport: Sendable, Hashable, Codable {
             self.clients = clients
             self.sensors = sensors
         }
-
-        private enum CodingKeys: String, CodingKey {
-            case name, owned, problem, clients, sensors
-        }
     }
 
     /// One connection's constraint, and who holds it.
-    public struct Constraint: Sendable, Hashable, Codable {
+    public struct Constraint: Sendable, Hashable, Codable, JSONEncodedObject {
         /// The orientations it allows, in listing order.
         public var mask: [String]
         /// The process at the other end of the connection, if its credentials were read.
@@ -211,10 +207,6 @@ public struct StatusReport: Sendable, Hashable, Codable {
             self.pid = pid
             self.command = command
             self.holder = holder
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case mask, pid, command, holder
         }
     }
 
@@ -274,100 +266,5 @@ public struct StatusReport: Sendable, Hashable, Codable {
         case uptime = "uptime_s"
         case generatingConnections = "generating_connections"
         case generationTotal = "generation_total"
-    }
-}
-
-extension StatusReport: JSONWritable {
-    /// Writes the report as its `Encodable` conformance does: keys sorted, nil members left out.
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.memberIfPresent(CodingKeys.baseSensor, baseSensor)
-            json.memberIfPresent(CodingKeys.bus, bus)
-            json.member(CodingKeys.clients, clients)
-            json.memberIfPresent(CodingKeys.constraints, constraints)
-            json.member(CodingKeys.generatingConnections, generatingConnections)
-            json.member(CodingKeys.generationTotal, generationTotal)
-            json.member(CodingKeys.sensor, sensor)
-            json.member(CodingKeys.state, state)
-            json.memberIfPresent(CodingKeys.tabletMode, tabletMode)
-            json.member(CodingKeys.uptime, uptime)
-            json.member(CodingKeys.version, version)
-        }
-    }
-}
-
-extension StatusReport.Sensor: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.memberIfPresent(CodingKeys.axes, axes)
-            json.memberIfPresent(CodingKeys.device, device)
-            json.memberIfPresent(CodingKeys.driver, driver)
-            json.member(CodingKeys.fellBack, fellBack)
-            json.memberIfPresent(CodingKeys.lastError, lastError)
-            json.memberIfPresent(CodingKeys.location, location)
-            json.memberIfPresent(CodingKeys.matrix, matrix)
-            json.memberIfPresent(CodingKeys.matrixSource, matrixSource)
-            json.memberIfPresent(CodingKeys.mode, mode)
-            json.memberIfPresent(CodingKeys.offset, offset)
-            json.member(CodingKeys.rate, rate)
-            json.member(CodingKeys.samplesRead, samplesRead)
-            json.memberIfPresent(CodingKeys.scale, scale)
-            json.member(CodingKeys.status, status)
-        }
-    }
-}
-
-extension StatusReport.TabletMode: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member(CodingKeys.autoRotate, autoRotate)
-            json.member(CodingKeys.followsDevice, followsDevice)
-            json.member(CodingKeys.switches, switches)
-            json.member(CodingKeys.virtualSwitchKeepsSensorsOn, virtualSwitchKeepsSensorsOn)
-        }
-    }
-}
-
-extension StatusReport.TabletMode.Switch: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member(CodingKeys.device, device)
-            json.member(CodingKeys.name, name)
-            json.member(CodingKeys.tabletMode, tabletMode)
-        }
-    }
-}
-
-extension StatusReport.Bus: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member(CodingKeys.clients, clients)
-            json.member(CodingKeys.name, name)
-            json.member(CodingKeys.owned, owned)
-            json.memberIfPresent(CodingKeys.problem, problem)
-            json.memberIfPresent(CodingKeys.sensors, sensors)
-        }
-    }
-}
-
-extension StatusReport.Bus.Client: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.member(CodingKeys.claims, claims)
-            json.memberIfPresent(CodingKeys.command, command)
-            json.member(CodingKeys.name, name)
-            json.memberIfPresent(CodingKeys.pid, pid)
-        }
-    }
-}
-
-extension StatusReport.Constraint: JSONWritable {
-    public func write(to json: inout JSONWriter) {
-        json.object { json in
-            json.memberIfPresent(CodingKeys.command, command)
-            json.memberIfPresent(CodingKeys.holder, holder)
-            json.member(CodingKeys.mask, mask)
-            json.memberIfPresent(CodingKeys.pid, pid)
-        }
     }
 }

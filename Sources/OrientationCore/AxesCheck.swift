@@ -218,7 +218,9 @@ public struct AxesCheck: Sendable {
 
 /// Whether one accelerometer is still: a slow mean and how far each sample is from it.
 private struct StillFilter: Sendable {
-    private(set) var mean = Vector3.zero
+    private var filter = LowPassFilter()
+    /// The slow mean (τ 0.5 s) of the readings.
+    var mean: Vector3 { filter.value }
     private(set) var time = -Double.infinity
     private(set) var samples = 0
     private var quietSince = Double.infinity
@@ -232,17 +234,12 @@ private struct StillFilter: Sendable {
         samples += 1
         time = sample.time
         guard dt > 0, dt <= 1 else {
-            mean = a
+            filter.value = a
             quietSince = sample.time
             still = false
             return nil
         }
-        let alpha = dt / (0.5 + dt)
-        mean = Vector3(
-            x: mean.x + alpha * (a.x - mean.x),
-            y: mean.y + alpha * (a.y - mean.y),
-            z: mean.z + alpha * (a.z - mean.z)
-        )
+        filter.update(toward: a, weight: LowPassFilter.weight(dt: dt, timeConstant: 0.5))
         let g = 9.806_65
         if a.minus(mean).magnitude > 0.08 * g || abs(a.magnitude - g) > 0.12 * g {
             quietSince = sample.time

@@ -213,7 +213,7 @@ public struct HingeMonitor: Sendable {
         {
             track += step
             let dt = time - trackTime
-            trackAverage += dt / (Self.directionTime + dt) * (track - trackAverage)
+            trackAverage += LowPassFilter.weight(dt: dt, timeConstant: Self.directionTime) * (track - trackAverage)
             if (track - trackAverage).magnitude > Self.steadyAngle {
                 trackAverage = track
                 trackSteadySince = time
@@ -251,10 +251,12 @@ public struct HingeMonitor: Sendable {
     private struct Filter: Sendable {
         var seeded = false
         var lastTime = 0.0
-        var filtered = Vector3.zero
+        /// The readings, low-pass filtered (τ ``HingeMonitor/filterTime``).
+        var lowPass = LowPassFilter()
+        var filtered: Vector3 { lowPass.value }
         /// The average direction of ``filtered`` (τ ``HingeMonitor/directionTime``, from the last time it moved), not
         /// normalised.
-        var direction = Vector3.zero
+        var direction = LowPassFilter()
         /// Since when the direction has stayed steady.
         var steadySince = 0.0
         /// |a| averaged over about a second.
@@ -285,48 +287,46 @@ public struct HingeMonitor: Sendable {
                 seeded = size > 0
                 if level == 0 { level = size }
                 lastTime = sample.time
-                filtered = a
-                direction = size > 0 ? Self.scaled(a, by: 1 / size) : .zero
+                lowPass.value = a
+                direction.value = size > 0 ? Self.scaled(a, by: 1 / size) : .zero
                 steadySince = sample.time
                 meanMagnitude = size
                 motion = HingeMonitor.stillDeviation * HingeMonitor.stillDeviation * 4
                 return
             }
             lastTime = sample.time
-            let k = dt / (HingeMonitor.filterTime + dt)
-            filtered.x += k * (a.x - filtered.x)
-            filtered.y += k * (a.y - filtered.y)
-            filtered.z += k * (a.z - filtered.z)
+            lowPass.update(toward: a, weight: LowPassFilter.weight(dt: dt, timeConstant: HingeMonitor.filterTime))
 
             let filteredSize = filtered.magnitude
             if filteredSize > 0 {
                 let unit = Self.scaled(filtered, by: 1 / filteredSize)
-                let j = dt / (HingeMonitor.directionTime + dt)
-                direction.x += j * (unit.x - direction.x)
-                direction.y += j * (unit.y - direction.y)
-                direction.z += j * (unit.z - direction.z)
-                let directionSize = direction.magnitude
+                direction.update(
+                    toward: unit,
+                    weight: LowPassFilter.weight(dt: dt, timeConstant: HingeMonitor.directionTime)
+                )
+                let directionSize = direction.value.magnitude
                 if directionSize > 0 {
-                    let average = Self.scaled(direction, by: 1 / directionSize)
+                    let average = Self.scaled(direction.value, by: 1 / directionSize)
                     let dx = unit.x - average.x
                     let dy = unit.y - average.y
                     let dz = unit.z - average.z
                     if dx * dx + dy * dy + dz * dz > HingeMonitor.steadyDirectionSquared {
                         // Moved: the steady stretch starts again from here.
-                        direction = unit
+                        direction.value = unit
                         steadySince = sample.time
                     }
                 }
             }
 
-            meanMagnitude += dt / (HingeMonitor.magnitudeTime + dt) * (size - meanMagnitude)
+            meanMagnitude +=
+                LowPassFilter.weight(dt: dt, timeConstant: HingeMonitor.magnitudeTime) * (size - meanMagnitude)
             let relative = (size - meanMagnitude) / HingeMonitor.gravity
             let deviation = relative * relative
-            let m = dt / (HingeMonitor.motionTime + dt)
+            let m = LowPassFilter.weight(dt: dt, timeConstant: HingeMonitor.motionTime)
             motion += m * (deviation - motion)
             if motion <= HingeMonitor.stillDeviation * HingeMonitor.stillDeviation {
                 let span = levelTime < HingeMonitor.levelLearningTime ? levelTime : HingeMonitor.levelTime
-                level += dt / (span + dt) * (size - level)
+                level += LowPassFilter.weight(dt: dt, timeConstant: span) * (size - level)
                 levelTime += dt
             }
         }

@@ -43,7 +43,7 @@ public struct OrientationClassifier: Sendable {
     /// The motion weight of the last sample: 1 when still, 0 when shaken.
     public private(set) var stillness: Double = 1
     /// The low-pass filtered acceleration, for diagnostics.
-    public var filteredAcceleration: Vector3 { filtered }
+    public var filteredAcceleration: Vector3 { filter.value }
     /// The settings in use.
     public let configuration: ClassifierConfiguration
 
@@ -101,7 +101,7 @@ public struct OrientationClassifier: Sendable {
     // Filter state.
     private var lastTime: Double = 0
     private var seeded = false
-    private var filtered = Vector3.zero
+    private var filter = LowPassFilter()
     /// The low-pass filtered length of (x, y): unlike that of the filtered vector, it does not shrink while
     /// the device turns in its plane, so the tilt taken with it does not steepen during a turn.
     private var filteredInPlane: Double = 0
@@ -111,7 +111,8 @@ public struct OrientationClassifier: Sendable {
     private var levelSamples: Double = 0
     private var levelSum: Double = 0
     private var levelElapsed: Double = 0
-    private var levelDirection = Vector3.zero
+    /// The run's direction, filtered as ``filter`` is.
+    private var levelDirection = LowPassFilter()
 
     // Decision state.
     private var face = Face.none
@@ -161,14 +162,14 @@ public struct OrientationClassifier: Sendable {
         }
         lastTime = sample.time
 
-        let filterAlpha = dt / (filterTime + dt)
+        let filterAlpha = LowPassFilter.weight(dt: dt, timeConstant: filterTime)
         followLevel(a, magnitude: magnitude, dt: dt, filterAlpha: filterAlpha)
 
         // Motion: how far |a| is from g, relative to g. An impact or a glitched sample counts as
         // motion (capped, so that one knock does not freeze decisions for long), never as direction.
         let deviation = (magnitude - gravity) / gravity
         let squaredDeviation = deviation * deviation
-        let motionAlpha = dt / (Self.motionTime + dt)
+        let motionAlpha = LowPassFilter.weight(dt: dt, timeConstant: Self.motionTime)
         motion += motionAlpha * (min(squaredDeviation, Self.impactDeviation * Self.impactDeviation) - motion)
         let weight = max(0, min(1, 1 - motion.squareRoot() / Self.motionScale))
         stillness = weight
@@ -176,9 +177,8 @@ public struct OrientationClassifier: Sendable {
         if !learning && squaredDeviation > Self.impactDeviation * Self.impactDeviation { return }
         learnGravity(magnitude, dt: dt, weight: learning ? 1 : weight)
 
-        filtered.x += filterAlpha * (a.x - filtered.x)
-        filtered.y += filterAlpha * (a.y - filtered.y)
-        filtered.z += filterAlpha * (a.z - filtered.z)
+        filter.update(toward: a, weight: filterAlpha)
+        let filtered = filter.value
         filteredInPlane += filterAlpha * (Self.inPlane(a) - filteredInPlane)
 
         let norm = filtered.magnitude
@@ -202,7 +202,7 @@ public struct OrientationClassifier: Sendable {
         }
         seeded = true
         lastTime = sample.time
-        filtered = sample.acceleration
+        filter.value = sample.acceleration
         filteredInPlane = Self.inPlane(sample.acceleration)
         levelSamples = 0
         faceCandidateTime = 0
@@ -227,21 +227,19 @@ public struct OrientationClassifier: Sendable {
             levelSamples = 1
             levelSum = magnitude
             levelElapsed = 0
-            levelDirection = a
+            levelDirection.value = a
             return
         }
         levelSamples += 1
         levelSum += magnitude
         levelElapsed += dt
-        levelDirection.x += filterAlpha * (a.x - levelDirection.x)
-        levelDirection.y += filterAlpha * (a.y - levelDirection.y)
-        levelDirection.z += filterAlpha * (a.z - levelDirection.z)
+        levelDirection.update(toward: a, weight: filterAlpha)
         guard levelElapsed >= Self.levelTime else { return }
 
         gravity = levelSum / levelSamples
         gravityLearnt = levelElapsed
-        filtered = levelDirection
-        filteredInPlane = Self.inPlane(levelDirection)
+        filter = levelDirection
+        filteredInPlane = Self.inPlane(levelDirection.value)
         motion = 0
         levelSamples = 0
         faceCandidateTime = 0
@@ -309,27 +307,9 @@ public struct OrientationClassifier: Sendable {
         }
     }
 
-    /// The pose whose edge is highest: the largest of (−y, −x, y, x).
-    private static func nearestPose(x: Double, y: Double) -> Pose {
-        var best = Pose.normal
-        var bestComponent = -y
-        if -x > bestComponent {
-            best = .rightUp
-            bestComponent = -x
-        }
-        if y > bestComponent {
-            best = .bottomUp
-            bestComponent = y
-        }
-        if x > bestComponent {
-            best = .leftUp
-        }
-        return best
-    }
-
     private mutating func updatePose(x: Double, y: Double, sine: Double, stillTime: Double, sample: Vector3) {
         let inPlane = (x * x + y * y).squareRoot()
-        let best = Self.nearestPose(x: x, y: y)
+        let best = Pose.nearest(x: x, y: y)
 
         if let current = pose, poseState == .confirmed {
             // Hysteresis: leave the current pose only once it is 45° + δ away, δ from 15° upright to 30°
@@ -347,15 +327,15 @@ public struct OrientationClassifier: Sendable {
             candidateTime += stillTime
             let flatness = min(1, max(0, (sine < 0 ? -sine : sine) / faceEnterSine))
             let leaveCosine = leaveCosineUpright + (leaveCosineFlat - leaveCosineUpright) * flatness
-            guard candidateTime >= dwellTime, Self.component(of: current, x: x, y: y) < inPlane * leaveCosine
+            guard candidateTime >= dwellTime, current.component(x: x, y: y) < inPlane * leaveCosine
             else { return }
             // The filter lags the hand: on a half turn read slowly (10 Hz), the filtered direction still points
             // at the pose in between when the hand has passed it or is about to. A pose is taken only while the
             // sample, and the sample carried on by as much as it leads the filter (where the hand will be a
             // filter time from now), agree that it is the nearest: the pose in between is never shown. On a
             // quarter turn both lie in the new pose already, and nothing waits.
-            guard Self.nearestPose(x: sample.x, y: sample.y) == best,
-                Self.nearestPose(x: 2 * sample.x - filtered.x, y: 2 * sample.y - filtered.y) == best
+            guard Pose.nearest(x: sample.x, y: sample.y) == best,
+                Pose.nearest(x: 2 * sample.x - filter.value.x, y: 2 * sample.y - filter.value.y) == best
             else { return }
             confirm(best)
             return
@@ -380,33 +360,7 @@ public struct OrientationClassifier: Sendable {
         deviceOrientation = wanted.deviceOrientation(natural: configuration.natural)
     }
 
-    /// The device orientation of a device held still at `acceleration`, decided from that one reading: face up or
-    /// face down beyond `FaceUpAngle=`, else the nearest of the four poses; `unknown` for a reading with no
-    /// direction. For a reading taken once while nobody generates (an input accelerometer's values at discovery),
-    /// not for a stream of samples: it has no hysteresis and no dwell.
-    public static func restingOrientation(
-        of acceleration: Vector3,
-        configuration: ClassifierConfiguration = ClassifierConfiguration()
-    ) -> DeviceOrientation {
-        let norm = acceleration.magnitude
-        guard norm.isFinite, norm > 0 else { return .unknown }
-        let sine = acceleration.z / norm
-        let faceSine = Trigonometry.sine(degrees: configuration.faceAngle)
-        if sine >= faceSine { return .faceUp }
-        if -sine >= faceSine { return .faceDown }
-        return nearestPose(x: acceleration.x, y: acceleration.y).deviceOrientation(natural: configuration.natural)
-    }
-
     private static func inPlane(_ a: Vector3) -> Double {
         (a.x * a.x + a.y * a.y).squareRoot()
-    }
-
-    private static func component(of pose: Pose, x: Double, y: Double) -> Double {
-        switch pose {
-        case .normal: -y
-        case .rightUp: -x
-        case .bottomUp: y
-        case .leftUp: x
-        }
     }
 }

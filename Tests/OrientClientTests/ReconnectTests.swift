@@ -14,6 +14,7 @@
 import OrientClient
 import OrientProtocol
 import OrientationCore
+import OrientdTestKit
 import Testing
 
 @Suite("OrientClient reconnecting")

@@ -34,13 +34,7 @@ struct SwayBackend: DisplayBackend {
 
     func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
         var plan = ApplyPlan()
-        let name: String
-        do throws(QueryFailure) {
-            if let output { name = output } else { name = try await builtInOutput() }
-        } catch {
-            plan.failures.append(error.message)
-            return plan
-        }
+        guard let name = await outputName(output, else: builtInOutput, failingInto: &plan) else { return plan }
         plan.commands.append(Self.swaymsg(["output", name, "transform", rotation.swayTransform]))
         let devices = touch.isEmpty ? Self.mappedTypes : touch
         plan.commands += devices.map { Self.swaymsg(["input", $0, "map_to_output", name]) }

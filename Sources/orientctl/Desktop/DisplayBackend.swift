@@ -31,6 +31,22 @@ extension DisplayBackend {
         return outcome.output
     }
 
+    /// The output to turn: `output` when one is named, else the built-in panel `find` finds; nil, its failure noted
+    /// in `plan`, when there is none to find.
+    func outputName(
+        _ output: String?,
+        else find: () async throws(QueryFailure) -> String,
+        failingInto plan: inout ApplyPlan
+    ) async -> String? {
+        if let output { return output }
+        do throws(QueryFailure) {
+            return try await find()
+        } catch {
+            plan.failures.append(error.message)
+            return nil
+        }
+    }
+
     /// The built-in panel among the names of the active outputs: the connected eDP, DSI or LVDS connector
     /// of DRM (sysfs) under its name there; without DRM, the one called eDP…, LVDS… or DSI…, else the only
     /// output.

@@ -14,7 +14,6 @@
 import ArgumentParser
 import FoundationEssentials
 import OrientClient
-import SystemSupport
 
 /// `orientctl kwin-focus`: the session-bus service orientd's KWin script tells the active window to, which holds
 /// the focused app's follow.conf `[Apps]` rule on orientd as `follow` does on sway.
@@ -66,7 +65,7 @@ struct KWinFocus: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         StandardStreams.error("orientctl: serving \(AppFocusBus.name) on the session bus for orientd's KWin script")
         try await TerminationSignals.runUntilSignalled(signals) {
-            var rules = RulesFile(path: FollowConfiguration.path(in: environment))
+            var rules = AppRulesFile(path: FollowConfiguration.path(in: environment))
             var apps = AppConstraint(rules: rules.read(), dryRun: false, via: "KDE script")
             var activations = 0
             for await input in inputs {
@@ -96,42 +95,5 @@ struct KWinFocus: AsyncParsableCommand {
         }
         sink.finish()
         await client.close()
-    }
-}
-
-/// follow.conf's `[Apps]` rules, read again when the file changes.
-private struct RulesFile {
-    let path: String?
-    private var text: [UInt8]?
-    private var said: String?
-
-    init(path: String?) {
-        self.path = path
-    }
-
-    /// Whether the file differs from what was last read.
-    mutating func changed() -> Bool {
-        current() != text
-    }
-
-    /// The rules now; a mistake is said once, and rules nothing.
-    mutating func read() -> [AppRule] {
-        text = current()
-        do {
-            let rules = try FollowConfiguration(path: path).apps
-            said = nil
-            return rules
-        } catch {
-            if said != error.message {
-                StandardStreams.error("orientctl: \(error.message); no app is ruled until it is corrected")
-            }
-            said = error.message
-            return []
-        }
-    }
-
-    private func current() -> [UInt8]? {
-        guard let path else { return nil }
-        return try? FileDescriptor.contents(ofFile: path, maximumSize: FollowConfiguration.maximumFileSize)
     }
 }

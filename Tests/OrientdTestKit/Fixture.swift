@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-import OrientProtocol
-import OrientationCore
+package import OrientProtocol
+package import OrientationCore
 
 /// Daemon lines for the scripted peer, encoded as the daemon encodes them.
-enum Fixture {
-    static func state(
+package enum Fixture {
+    package static func state(
         device: DeviceOrientation = .landscapeLeft,
         interface: InterfaceOrientation = .landscapeRight,
         lock: InterfaceOrientationMask? = nil,
@@ -35,9 +35,9 @@ enum Fixture {
         )
     }
 
-    static let hello = HelloResult(version: "9.9.9", sensor: .init(status: .active, device: "accel_3d"))
+    package static let hello = HelloResult(version: "9.9.9", sensor: .init(status: .active, device: "accel_3d"))
 
-    static let status = StatusReport(
+    package static let status = StatusReport(
         version: "9.9.9",
         uptime: 3723,
         sensor: .init(
@@ -61,20 +61,24 @@ enum Fixture {
         state: state()
     )
 
-    static func result(_ id: Int64, _ value: some JSONWritable) -> [UInt8] {
+    package static func result(_ id: Int64, _ value: some JSONWritable) -> [UInt8] {
         MessageEncoder.result(id: .number(id), value)
     }
 
-    static func error(_ id: Int64?, _ code: ProtocolError.Code, _ message: String = "scripted") -> [UInt8] {
+    package static func error(_ id: Int64?, _ code: ProtocolError.Code, _ message: String = "scripted") -> [UInt8] {
         MessageEncoder.error(id: id.map(RequestID.number), ProtocolError(code, message))
     }
 
-    static func event(_ name: OrientationEvent.Name, _ state: OrientationState, previous: String? = nil) -> [UInt8] {
+    package static func event(
+        _ name: OrientationEvent.Name,
+        _ state: OrientationState,
+        previous: String? = nil
+    ) -> [UInt8] {
         MessageEncoder.event(OrientationEvent(name: name, previous: previous, state: state))
     }
 
     /// The reply a daemon would send to a request line, by method.
-    static func reply(to line: String) -> [UInt8] {
+    package static func reply(to line: String) -> [UInt8] {
         guard case .request(let request) = RequestDecoder.decode(Array(line.utf8)),
             case .number(let id)? = request.id
         else { return error(nil, .parseError) }

@@ -17,17 +17,16 @@ import Glibc
 import OrientProtocol
 import Synchronization
 import SystemSupport
-import Testing
 
 /// A test double of orientd: a real Unix socket server in the test that reads request lines and
 /// answers with lines the test scripts.
-final class ScriptedPeer: Sendable {
+package final class ScriptedPeer: Sendable {
     /// The socket's path.
-    let path: String
+    package let path: String
     private let listener: Int32
 
     /// Listens on `path` (which must not exist).
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try check(listener >= 0, "socket")
@@ -41,7 +40,7 @@ final class ScriptedPeer: Sendable {
     }
 
     /// Accepts the next connection; fails after `timeout` (a guard only).
-    func accept(timeout: Duration = .seconds(20)) async throws -> PeerConnection {
+    package func accept(timeout: Duration = .seconds(20)) async throws -> PeerConnection {
         let listener = listener
         let descriptor = try await onThread {
             try waitReadable(listener, timeout: timeout, "accept")
@@ -57,14 +56,14 @@ final class ScriptedPeer: Sendable {
     }
 
     /// Stops listening and removes the socket file, as a daemon that exits does.
-    func stopListening() {
+    package func stopListening() {
         shutdown(listener, Int32(SHUT_RDWR))
         unlink(path)
     }
 }
 
 /// One accepted connection of a ``ScriptedPeer``.
-final class PeerConnection: Sendable {
+package final class PeerConnection: Sendable {
     private let descriptor: Int32
     private let buffer = Mutex<[UInt8]>([])
 
@@ -77,7 +76,7 @@ final class PeerConnection: Sendable {
     }
 
     /// The next line the client sent, without its newline; nil at the end of the stream.
-    func readLine(timeout: Duration = .seconds(20)) async throws -> String? {
+    package func readLine(timeout: Duration = .seconds(20)) async throws -> String? {
         while true {
             let line = buffer.withLock { buffer -> String? in
                 guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
@@ -98,7 +97,7 @@ final class PeerConnection: Sendable {
     }
 
     /// Reads `count` lines and fails if the stream ends first.
-    func readLines(_ count: Int) async throws -> [String] {
+    package func readLines(_ count: Int) async throws -> [String] {
         var lines: [String] = []
         for _ in 0..<count {
             guard let line = try await readLine() else { throw PeerError("the client closed after \(lines)") }
@@ -109,7 +108,7 @@ final class PeerConnection: Sendable {
 
     /// Reads `count` requests one at a time, answering each as ``Fixture/reply(to:)`` does; returns them.
     @discardableResult
-    func answer(_ count: Int) async throws -> [String] {
+    package func answer(_ count: Int) async throws -> [String] {
         var lines: [String] = []
         for _ in 0..<count {
             guard let line = try await readLine() else { throw PeerError("the client closed after \(lines)") }
@@ -120,7 +119,7 @@ final class PeerConnection: Sendable {
     }
 
     /// Sends lines (each already ending in a newline).
-    func send(_ lines: [UInt8]...) throws {
+    package func send(_ lines: [UInt8]...) throws {
         do {
             try FileDescriptor(rawValue: descriptor).writeAll(lines.flatMap { $0 }, using: .send)
         } catch {
@@ -129,16 +128,16 @@ final class PeerConnection: Sendable {
     }
 
     /// Closes the connection, as a daemon that exits does.
-    func close() {
+    package func close() {
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 }
 
 /// A failure of the test double itself.
-struct PeerError: Error, CustomStringConvertible {
-    var description: String
+package struct PeerError: Error, CustomStringConvertible {
+    package var description: String
 
-    init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }
@@ -156,14 +155,14 @@ private func waitReadable(_ descriptor: Int32, timeout: Duration, _ operation: S
 
 /// Runs blocking work on a thread of its own, off the cooperative pool. A queue of its own (overcommitting)
 /// rather than the global queue, whose few threads blocked here would delay the client's own read queue.
-func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+package func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue(label: "scripted-peer").async { continuation.resume(with: Result { try body() }) }
     }
 }
 
 /// A directory of its own for one test (tests run in parallel), removed afterwards.
-func withTemporaryDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
+package func withTemporaryDirectory<Value>(_ body: (String) async throws -> Value) async throws -> Value {
     var template = Array("/tmp/orientclient-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     try check(made != nil, "mkdtemp")
@@ -173,7 +172,7 @@ func withTemporaryDirectory<Value>(_ body: (String) async throws -> Value) async
 }
 
 /// Waits for the next element of `sequence`, failing after `timeout` (a guard only).
-func next<Element: Sendable>(
+package func next<Element: Sendable>(
     _ sequence: AsyncStream<Element>,
     timeout: Duration = .seconds(20)
 ) async throws -> Element {

@@ -26,13 +26,7 @@ struct X11Backend: DisplayBackend {
 
     func plan(for state: OrientationState, rotation: PanelRotation) async -> ApplyPlan {
         var plan = ApplyPlan()
-        let name: String
-        do throws(QueryFailure) {
-            if let output { name = output } else { name = try await builtInOutput() }
-        } catch {
-            plan.failures.append(error.message)
-            return plan
-        }
+        guard let name = await outputName(output, else: builtInOutput, failingInto: &plan) else { return plan }
         plan.commands.append(
             ExternalCommand(arguments: ["xrandr", "--output", name, "--rotate", rotation.xrandrRotation])
         )
