@@ -45,7 +45,7 @@ extension Daemon: StatusSource {
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
             sensor: report,
-            clients: server?.clientCount ?? 0,
+            clients: connections.count,
             generatingConnections: engine.generatingConnections,
             generationTotal: engine.generationTotal,
             state: engine.state,
@@ -58,7 +58,7 @@ extension Daemon: StatusSource {
                 virtualSwitchKeepsSensorsOn: virtualSwitch.keepsSensorsOn
             ),
             baseSensor: base,
-            bus: sensorProxy?.statusReport
+            bus: sensorProxy?.publisher.statusReport
         )
     }
 

@@ -109,9 +109,21 @@ final class ControlRequests {
         }
     }
 
-    /// A connection closed: its constraint went with it.
+    /// A new connection's identity, unique among the connections and the bus clients.
+    func connectionOpened() -> ClientID {
+        engine.newClientID()
+    }
+
+    /// Whether a connection receives events (its count is above zero): one whose client closed its sending side
+    /// stays while it does.
+    func generates(_ client: ClientID) -> Bool {
+        engine.isGenerating(client)
+    }
+
+    /// A connection closed: its constraint and its count go with it.
     func clientClosed(_ client: ClientID) {
         holders.record(nil, holder: nil, for: client, peer: nil)
+        engine.clientClosed(client)
     }
 
     /// Lets a controller through; refuses anyone else, saying why.
