@@ -32,18 +32,17 @@ import Glibc
 /// page trimmer and the suggestion timer, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the
 /// engine, with its sensors' factory (the engine is their delegate); then what feeds the engine: the control
 /// server (with the connections and ``ControlRequests``), the D-Bus service (with the publisher), the tablet-mode
-/// switch, and the virtual tablet-mode switch (driven by the output). It builds `status` from the parts that own
-/// what it reports, and hands a reloaded configuration to each of them.
+/// switch, and the virtual tablet-mode switch (driven by the output); ``DaemonStatus`` answers `status` from the
+/// parts that own what it reports. It hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop
     private let logger: Logger
     let engine: Engine
     private let output: DaemonEngineOutput
     private let requests: ControlRequests
-    private(set) var tabletModeMonitor: TabletModeMonitor?
+    /// The `SW_TABLET_MODE` switches.
+    let tabletModeMonitor: TabletModeMonitor
     private(set) var server: ControlServer?
-    /// The control socket's open connections, where the engine's events go.
-    let connections: ControlConnections
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
     /// orientd's own tablet-mode switch (`[Policy] VirtualTabletSwitch=`), driven by the engine's output.
@@ -52,8 +51,6 @@ public final class Daemon {
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
     private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
-    /// The loop's clock at start, for `status`'s uptime.
-    let startTime: Double
     /// Gives back the code pages the daemon has stopped using, once set up and whenever it settles.
     let trimmer: PageTrimmer
 
@@ -80,10 +77,10 @@ public final class Daemon {
         } catch {
             throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
-        startTime = loop.now
+        let startTime = loop.now
         trimmer = PageTrimmer(loop: loop, logger: logger)
         let suggestionTimer = SuggestionTimer(loop: loop, logger: logger)
-        connections = ControlConnections()
+        let connections = ControlConnections()
         let busPublisher =
             settings.sensorProxyCompat
             ? SensorProxyPublisher(loop: loop, pollFallback: settings.sensor.pollFallback, logger: logger) : nil
@@ -113,8 +110,21 @@ public final class Daemon {
             logger: logger
         )
         output.virtualSwitch = virtualSwitch
+        tabletModeMonitor = TabletModeMonitor(loop: loop, logger: logger) {
+            [unowned engine, unowned virtualSwitch] tabletMode in
+            Self.switchChanged(to: tabletMode, engine: engine, virtualSwitch: virtualSwitch, logger: logger)
+        }
+        let status = DaemonStatus(
+            loop: loop,
+            startTime: startTime,
+            engine: engine,
+            connections: connections,
+            tabletModeMonitor: tabletModeMonitor,
+            virtualSwitch: virtualSwitch,
+            sensorProxy: busPublisher
+        )
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
-        requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
+        requests = ControlRequests(engine: engine, authorizer: authorizer, status: status, logger: logger)
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
@@ -147,28 +157,34 @@ public final class Daemon {
         } catch {
             throw DaemonError(.signals, "cannot handle signals: \(error)")
         }
-        let monitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned self] tabletMode in
-            self.switchChanged(to: tabletMode)
-        }
-        tabletModeMonitor = monitor
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
-        switchChanged(to: monitor.tabletMode)
+        Self.switchChanged(
+            to: tabletModeMonitor.tabletMode,
+            engine: engine,
+            virtualSwitch: virtualSwitch,
+            logger: logger
+        )
         // A manual setting restored from the state file may want the switch before any change.
         virtualSwitch.show(engine.tabletModeDecision)
-        requests.status = self
     }
 
-    /// The tablet-mode switch changed, appeared or went.
-    private func switchChanged(to tabletMode: Bool?) {
+    /// The tablet-mode switch changed, appeared or went: the engine decides anew, and the virtual switch's claim on
+    /// the sensors follows.
+    private static func switchChanged(
+        to tabletMode: Bool?,
+        engine: Engine,
+        virtualSwitch: VirtualSwitchPublisher,
+        logger: Logger
+    ) {
         engine.switchChanged(to: tabletMode)
         virtualSwitch.refreshListening(engine.tabletModeDecision)
-        sayIfNothingTellsTabletMode()
+        sayIfNothingTellsTabletMode(engine: engine, logger: logger)
     }
 
     /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
     /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
     /// start, on reload, or when the last source goes).
-    private func sayIfNothingTellsTabletMode() {
+    private static func sayIfNothingTellsTabletMode(engine: Engine, logger: Logger) {
         guard engine.shouldSayNothingTellsTabletMode() else { return }
         logger.notice(
             "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until tablet mode is known",
@@ -260,7 +276,7 @@ public final class Daemon {
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
-        sayIfNothingTellsTabletMode()
+        Self.sayIfNothingTellsTabletMode(engine: engine, logger: logger)
         logger.info("configuration reloaded")
     }
 

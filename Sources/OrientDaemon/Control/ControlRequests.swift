@@ -23,14 +23,15 @@ final class ControlRequests {
     private let logger: Logger
     /// Who may lock, unlock and constrain; a reload with a new `[Control]` section replaces it.
     var authorizer: Authorizer
-    /// Who answers `status` (the daemon, from the parts that own what it reports); nil: `status` fails.
-    weak var status: (any StatusSource)?
+    /// Who answers `status` (``DaemonStatus``, from the parts that own what it reports); nil: `status` fails.
+    private let status: (any StatusSource)?
     /// Who holds each connection's constraint, for `status`.
     private var holders = ConstraintHolders()
 
-    init(engine: Engine, authorizer: Authorizer, logger: Logger) {
+    init(engine: Engine, authorizer: Authorizer, status: (any StatusSource)? = nil, logger: Logger) {
         self.engine = engine
         self.authorizer = authorizer
+        self.status = status
         self.logger = logger
     }
 
