@@ -70,11 +70,11 @@ final class EngineRig {
 
 /// Drops what the engine tells: the benchmark measures the engine alone.
 private final class DroppedOutput: EngineOutput {
-    func broadcast(_ line: [UInt8]) {}
-    func stateChanged(to state: OrientationState) {}
-    func tiltChanged() {}
+    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {}
+    func stateChanged(to published: PublishedState) {}
+    func tiltChanged(to tilt: DeviceTilt) {}
     func settled() {}
-    func hingeAvailabilityChanged() {}
+    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
     func suggestionStands(for seconds: Double?) {}
 }
 

@@ -17,6 +17,7 @@ import IIOSensor
 public import Logging
 import OrientProtocol
 import OrientationCore
+import SystemSupport
 import TabletMode
 
 #if canImport(Glibc)
@@ -27,18 +28,20 @@ import Glibc
 /// connections, and the signal sources; see docs/architecture.md.
 ///
 /// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
-/// made: the ``Engine`` its ``EngineOutput`` (``DaemonEngineOutput``: the control server, sd_notify, the D-Bus
-/// service, the page trimmer) and its sensors' factory (the engine is their delegate); the control server the
-/// engine and ``ControlRequests``; the tablet-mode switch and the virtual tablet-mode switch the engine (the virtual
-/// one driven by the output). It builds `status` from the parts that own
-/// what it reports, and hands a reloaded configuration to each of them.
+/// made. What the engine's changes go to is made first: the control socket's connections, the D-Bus publisher, the
+/// page trimmer and the suggestion timer, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the
+/// engine, with its sensors' factory (the engine is their delegate); then what feeds the engine: the control
+/// server (with the connections and ``ControlRequests``), the D-Bus service (with the publisher), the tablet-mode
+/// switch, and the virtual tablet-mode switch (driven by the output); ``DaemonStatus`` answers `status` from the
+/// parts that own what it reports. It hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop
     private let logger: Logger
     let engine: Engine
     private let output: DaemonEngineOutput
     private let requests: ControlRequests
-    private(set) var tabletModeMonitor: TabletModeMonitor?
+    /// The `SW_TABLET_MODE` switches.
+    let tabletModeMonitor: TabletModeMonitor
     private(set) var server: ControlServer?
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
@@ -48,8 +51,6 @@ public final class Daemon {
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
     private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
-    /// The loop's clock at start, for `status`'s uptime.
-    let startTime: Double
     /// Gives back the code pages the daemon has stopped using, once set up and whenever it settles.
     let trimmer: PageTrimmer
 
@@ -76,10 +77,19 @@ public final class Daemon {
         } catch {
             throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
-        startTime = loop.now
+        let startTime = loop.now
         trimmer = PageTrimmer(loop: loop, logger: logger)
         let suggestionTimer = SuggestionTimer(loop: loop, logger: logger)
-        output = DaemonEngineOutput(trimmer: trimmer, suggestionTimer: suggestionTimer)
+        let connections = ControlConnections()
+        let busPublisher =
+            settings.sensorProxyCompat
+            ? SensorProxyPublisher(loop: loop, pollFallback: settings.sensor.pollFallback, logger: logger) : nil
+        output = DaemonEngineOutput(
+            connections: connections,
+            sensorProxy: busPublisher,
+            trimmer: trimmer,
+            suggestionTimer: suggestionTimer
+        )
         do {
             engine = try Engine(
                 settings: settings,
@@ -94,39 +104,49 @@ public final class Daemon {
         suggestionTimer.engine = engine
         virtualSwitch = VirtualSwitchPublisher(
             engine: engine,
+            decision: engine.tabletModeDecision,
             loop: loop,
             mode: settings.virtualTabletSwitch,
             logger: logger
         )
         output.virtualSwitch = virtualSwitch
+        tabletModeMonitor = TabletModeMonitor(loop: loop, logger: logger) {
+            [unowned engine, unowned virtualSwitch] tabletMode in
+            Self.switchChanged(to: tabletMode, engine: engine, virtualSwitch: virtualSwitch, logger: logger)
+        }
+        let status = DaemonStatus(
+            loop: loop,
+            startTime: startTime,
+            engine: engine,
+            connections: connections,
+            tabletModeMonitor: tabletModeMonitor,
+            virtualSwitch: virtualSwitch,
+            sensorProxy: busPublisher
+        )
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
-        requests = ControlRequests(engine: engine, authorizer: authorizer, logger: logger)
+        requests = ControlRequests(engine: engine, authorizer: authorizer, status: status, logger: logger)
 
         let (listener, ownedPath) = try Self.listeningSocket(settings.socketPath, logger: logger)
         do {
-            let server = try ControlServer(
+            server = try ControlServer(
                 listener: listener,
                 ownedPath: ownedPath,
                 settings: settings,
                 loop: loop,
-                engine: engine,
+                connections: connections,
                 requests: requests,
                 logger: logger
             )
-            self.server = server
-            output.server = server
         } catch {
             throw DaemonError(.controlSocket, "cannot watch the control socket: \(error)")
         }
-        if settings.sensorProxyCompat {
-            let service = SensorProxyService(
-                loop: loop,
+        if let busPublisher {
+            sensorProxy = SensorProxyService(
+                publisher: busPublisher,
                 engine: engine,
                 claimPolicy: ClaimPolicy(users: settings.claimUsers),
                 logger: logger
             )
-            sensorProxy = service
-            output.sensorProxy = service
         }
         do {
             for signal in [SIGTERM, SIGINT] {
@@ -137,28 +157,34 @@ public final class Daemon {
         } catch {
             throw DaemonError(.signals, "cannot handle signals: \(error)")
         }
-        let monitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned self] tabletMode in
-            self.switchChanged(to: tabletMode)
-        }
-        tabletModeMonitor = monitor
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
-        switchChanged(to: monitor.tabletMode)
+        Self.switchChanged(
+            to: tabletModeMonitor.tabletMode,
+            engine: engine,
+            virtualSwitch: virtualSwitch,
+            logger: logger
+        )
         // A manual setting restored from the state file may want the switch before any change.
-        virtualSwitch.update()
-        requests.status = self
+        virtualSwitch.show(engine.tabletModeDecision)
     }
 
-    /// The tablet-mode switch changed, appeared or went.
-    private func switchChanged(to tabletMode: Bool?) {
+    /// The tablet-mode switch changed, appeared or went: the engine decides anew, and the virtual switch's claim on
+    /// the sensors follows.
+    private static func switchChanged(
+        to tabletMode: Bool?,
+        engine: Engine,
+        virtualSwitch: VirtualSwitchPublisher,
+        logger: Logger
+    ) {
         engine.switchChanged(to: tabletMode)
-        virtualSwitch.refreshListening()
-        sayIfNothingTellsTabletMode()
+        virtualSwitch.refreshListening(engine.tabletModeDecision)
+        sayIfNothingTellsTabletMode(engine: engine, logger: logger)
     }
 
     /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
     /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
     /// start, on reload, or when the last source goes).
-    private func sayIfNothingTellsTabletMode() {
+    private static func sayIfNothingTellsTabletMode(engine: Engine, logger: Logger) {
         guard engine.shouldSayNothingTellsTabletMode() else { return }
         logger.notice(
             "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until tablet mode is known",
@@ -234,6 +260,7 @@ public final class Daemon {
             requests.authorizer = Authorizer(group: new.controlGroup, seatUsers: new.seatUsers, logger: logger)
         }
         if new.claimUsers != old.claimUsers { sensorProxy?.claimPolicy = ClaimPolicy(users: new.claimUsers) }
+        sensorProxy?.publisher.pollFallback = new.sensor.pollFallback
         virtualSwitch.reconfigure(new.virtualTabletSwitch)
         server?.maxClients = new.maxClients
         server?.outputLimit = new.outputLimit
@@ -249,7 +276,7 @@ public final class Daemon {
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
-        sayIfNothingTellsTabletMode()
+        Self.sayIfNothingTellsTabletMode(engine: engine, logger: logger)
         logger.info("configuration reloaded")
     }
 
@@ -267,6 +294,7 @@ public final class Daemon {
         output.notifiesSystemd = false
         output.virtualSwitch = nil
         virtualSwitch.shutDown()
+        sensorProxy?.shutDown()
         sensorProxy = nil
         engine.sensors.display.stop()
         engine.sensors.close()
@@ -275,16 +303,28 @@ public final class Daemon {
     }
 
     /// The listening socket: systemd's (socket activation, fd 3) or one made at `path`.
-    private static func listeningSocket(_ path: String, logger: Logger) throws(DaemonError) -> (Int32, String?) {
+    private static func listeningSocket(
+        _ path: String,
+        logger: Logger
+    ) throws(DaemonError) -> (FileDescriptor, String?) {
         let count = sd_listen_fds(1)
         if count >= 1 {
-            let fd = SD_LISTEN_FDS_START
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let fd = FileDescriptor(rawValue: SD_LISTEN_FDS_START)
+            do {
+                try SocketCalls.setNonBlocking(fd, subject: "the socket systemd passed")
+            } catch {
+                throw DaemonError(.listen, "cannot serve on the socket systemd passed: \(error)")
+            }
             logger.info("serving on the socket systemd passed (socket activation)")
             return (fd, nil)
         }
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !folder.isEmpty { mkdir(folder, 0o755) }
+        if !folder.isEmpty, mkdir(folder, 0o755) != 0, errno != EEXIST {
+            throw DaemonError(
+                .listen,
+                "cannot listen on \(path): cannot create its folder \(folder): \(Errno.current)"
+            )
+        }
         do {
             return (try SocketCalls.listen(at: path), path)
         } catch {

@@ -15,47 +15,56 @@ import CSystemd
 import OrientProtocol
 import OrientationCore
 
-/// Where the daemon's engine sends its changes: the event lines to the control server's generating connections,
-/// the state to sd_notify (`STATUS=`), to the D-Bus service and to the virtual tablet-mode switch, the tilt to the
-/// D-Bus service, a settled daemon to the page trimmer, and a rotation suggestion's time to its timer. The server and the D-Bus service are made after the engine
-/// (they serve it), so the daemon hands them over as it makes them.
+/// Where the daemon's engine sends its changes, each output given what it shows: the event lines to the control
+/// socket's generating connections (``ControlConnections``), the state to sd_notify (`STATUS=`), to the D-Bus
+/// service (``SensorProxyPublisher``) and, its tablet-mode decision, to the virtual tablet-mode switch; the tilt to
+/// the D-Bus service; a settled daemon to the page trimmer; a rotation suggestion's time to its timer. The
+/// connections, the D-Bus publisher, the trimmer and the timer are made before the engine and given here when this
+/// is made.
 final class DaemonEngineOutput: EngineOutput {
+    private let connections: ControlConnections
+    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise.
+    private let sensorProxy: SensorProxyPublisher?
     private let trimmer: PageTrimmer
     private let suggestionTimer: SuggestionTimer
-    /// The control socket's server; nil before it is made and after shutdown.
-    weak var server: ControlServer?
-    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise and after shutdown.
-    weak var sensorProxy: SensorProxyService?
-    /// orientd's own tablet-mode switch for libinput and the desktop; nil after shutdown.
+    /// orientd's own tablet-mode switch for libinput and the desktop (it holds a claim on the engine's sensors, so
+    /// it is made after the engine); nil after shutdown.
     weak var virtualSwitch: VirtualSwitchPublisher?
     /// Whether the state goes to sd_notify; off once the daemon is stopping (it says `STOPPING=1` instead).
     var notifiesSystemd = true
 
-    init(trimmer: PageTrimmer, suggestionTimer: SuggestionTimer) {
+    init(
+        connections: ControlConnections,
+        sensorProxy: SensorProxyPublisher?,
+        trimmer: PageTrimmer,
+        suggestionTimer: SuggestionTimer
+    ) {
+        self.connections = connections
+        self.sensorProxy = sensorProxy
         self.trimmer = trimmer
         self.suggestionTimer = suggestionTimer
     }
 
-    func broadcast(_ line: [UInt8]) {
-        server?.broadcast(line)
+    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
+        connections.broadcast(line, to: generation)
     }
 
-    func stateChanged(to state: OrientationState) {
-        if notifiesSystemd { Self.notify(status: state) }
-        sensorProxy?.refresh()
-        virtualSwitch?.update()
+    func stateChanged(to published: PublishedState) {
+        if notifiesSystemd { Self.notify(status: published.state) }
+        sensorProxy?.show(published)
+        virtualSwitch?.show(published.tabletMode)
     }
 
-    func tiltChanged() {
-        sensorProxy?.refresh()
+    func tiltChanged(to tilt: DeviceTilt) {
+        sensorProxy?.show(tilt: tilt)
     }
 
     func settled() {
         trimmer.request()
     }
 
-    func hingeAvailabilityChanged() {
-        virtualSwitch?.refreshListeningLater()
+    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {
+        virtualSwitch?.refreshListeningLater(decision)
     }
 
     func suggestionStands(for seconds: Double?) {

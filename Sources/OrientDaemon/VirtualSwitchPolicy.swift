@@ -14,25 +14,13 @@
 import OrientationCore
 
 /// Whether orientd's own tablet-mode switch (``VirtualSwitchPublisher``) exists, and what it says: a pure value of
-/// `[Policy] VirtualTabletSwitch=` and what the daemon knows.
+/// `[Policy] VirtualTabletSwitch=` and the engine's ``TabletModeDecision``.
 ///
 /// Never two switches: a real `SW_TABLET_MODE` switch present means no virtual one, whatever the manual setting says
 /// (the desktop reads the real one). Never a guess: while tablet mode is not decided there is no virtual switch.
 struct VirtualSwitchPolicy: Sendable, Hashable {
     /// `[Policy] VirtualTabletSwitch=`.
     var mode: DaemonSettings.VirtualTabletSwitchMode
-
-    /// What the daemon knows when it decides.
-    struct Inputs: Sendable, Hashable {
-        /// Tablet mode now; nil when nothing tells.
-        var tabletMode: Bool?
-        /// What decides it; nil when nothing tells.
-        var source: TabletModeSource?
-        /// Whether a real tablet-mode switch is present.
-        var realSwitch: Bool
-        /// Whether the hinge counts: a base accelerometer that works.
-        var hinge: Bool
-    }
 
     /// Whether the daemon itself keeps the sensors running so that the hinge is read with no client generating:
     /// while the switch could be wanted (not `no`, a base accelerometer whose hinge counts, no real switch).
@@ -41,8 +29,13 @@ struct VirtualSwitchPolicy: Sendable, Hashable {
         mode != .no && hinge && !realSwitch
     }
 
+    /// Whether the switch could be wanted for `decision`: ``listens(hinge:realSwitch:)`` of its sources.
+    func listens(_ decision: TabletModeDecision) -> Bool {
+        listens(hinge: decision.hinge, realSwitch: decision.realSwitch)
+    }
+
     /// The virtual switch's state for `inputs`: nil when there is to be none.
-    func published(_ inputs: Inputs) -> Bool? {
+    func published(_ inputs: TabletModeDecision) -> Bool? {
         guard mode != .no, !inputs.realSwitch, let tabletMode = inputs.tabletMode, let source = inputs.source else {
             return nil
         }

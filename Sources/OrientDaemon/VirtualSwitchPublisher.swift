@@ -18,8 +18,9 @@ import TabletMode
 
 /// orientd's decision of tablet mode as a `SW_TABLET_MODE` switch of its own (``VirtualTabletSwitch``, through
 /// uinput), for libinput (which turns the internal keyboard and touchpad off while it is on) and the desktop (mutter's
-/// touch mode). Owned by the daemon; the engine's output hands it every new state; ``VirtualSwitchPolicy`` says
-/// whether the switch exists and what it says. Made when it is first wanted, removed when it is not, or at exit.
+/// touch mode). Owned by the daemon; the engine's output hands it the tablet-mode decision after every change
+/// (``TabletModeDecision``: it never reads the engine back); ``VirtualSwitchPolicy`` says whether the switch exists
+/// and what it says. Made when it is first wanted, removed when it is not, or at exit.
 ///
 /// While the switch could be wanted (``VirtualSwitchPolicy/listens(hinge:realSwitch:)``), it keeps the sensors
 /// running with a generation claim of its own, so that the hinge is read with no client generating: libinput is the
@@ -39,9 +40,19 @@ final class VirtualSwitchPublisher {
     private var listening = false
     /// A refresh of the claim asked for from inside a change, run at the loop's next turn.
     private var pendingRefresh: TimerSource?
+    /// The tablet-mode decision handed over last.
+    private var decision: TabletModeDecision
 
-    init(engine: Engine, loop: EventLoop, mode: DaemonSettings.VirtualTabletSwitchMode, logger: Logger) {
+    /// No switch and no claim yet: ``show(_:)`` and ``refreshListening(_:)`` make them for `decision`.
+    init(
+        engine: Engine,
+        decision: TabletModeDecision,
+        loop: EventLoop,
+        mode: DaemonSettings.VirtualTabletSwitchMode,
+        logger: Logger
+    ) {
         self.engine = engine
+        self.decision = decision
         self.loop = loop
         self.logger = logger
         policy = VirtualSwitchPolicy(mode: mode)
@@ -58,14 +69,15 @@ final class VirtualSwitchPublisher {
     func reconfigure(_ mode: DaemonSettings.VirtualTabletSwitchMode) {
         guard mode != policy.mode else { return }
         policy.mode = mode
-        update()
-        refreshListening()
+        show(decision)
+        refreshListening(decision)
     }
 
-    /// Begins or ends the switch's claim on the sensors for what the daemon knows now: held while the switch could
-    /// be wanted. Not from inside an engine's change: ``refreshListeningLater()`` is for those.
-    func refreshListening() {
-        let wanted = policy.listens(hinge: engine.hasBase, realSwitch: engine.arbiter.switchPosition != nil)
+    /// Begins or ends the switch's claim on the sensors for `decision`: held while the switch could be wanted. Not
+    /// from inside an engine's change: ``refreshListeningLater(_:)`` is for those.
+    func refreshListening(_ decision: TabletModeDecision) {
+        self.decision = decision
+        let wanted = policy.listens(decision)
         guard wanted != listening else { return }
         listening = wanted
         if wanted {
@@ -77,14 +89,15 @@ final class VirtualSwitchPublisher {
         }
     }
 
-    /// ``refreshListening()`` at the loop's next turn, as asked from inside a change (a base accelerometer found or
-    /// lost while the sensors start).
-    func refreshListeningLater() {
+    /// ``refreshListening(_:)`` at the loop's next turn, as asked from inside a change (a base accelerometer found or
+    /// lost while the sensors start), with the decision handed over last by then.
+    func refreshListeningLater(_ decision: TabletModeDecision) {
+        self.decision = decision
         guard pendingRefresh == nil else { return }
         do {
             pendingRefresh = try loop.addNextTurnAction { [unowned self] in
                 self.pendingRefresh = nil
-                self.refreshListening()
+                self.refreshListening(self.decision)
             }
         } catch {
             logger.error(
@@ -94,16 +107,10 @@ final class VirtualSwitchPublisher {
         }
     }
 
-    /// Makes, updates or removes the switch for what the engine knows now.
-    func update() {
-        let wanted = policy.published(
-            VirtualSwitchPolicy.Inputs(
-                tabletMode: engine.arbiter.tabletMode,
-                source: engine.arbiter.source,
-                realSwitch: engine.arbiter.switchPosition != nil,
-                hinge: engine.hasBase
-            )
-        )
+    /// Makes, updates or removes the switch for `decision`.
+    func show(_ decision: TabletModeDecision) {
+        self.decision = decision
+        let wanted = policy.published(decision)
         guard let wanted else {
             close()
             return

@@ -26,12 +26,13 @@ struct HelperProgram {
 
     /// Runs `arguments` (the program found on PATH) with no signal blocked, and waits for it.
     static func run(_ arguments: [String]) -> HelperProgram {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            return HelperProgram(status: 127, output: "\(arguments[0]): \(Errno.current)")
+        let reader: FileDescriptor
+        let writer: FileDescriptor
+        do throws(Errno) {
+            (reader, writer) = try FileDescriptor.makePipe()
+        } catch {
+            return HelperProgram(status: 127, output: "\(arguments[0]): \(error)")
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let reader = FileDescriptor(rawValue: pipeEnds[0])
         defer { reader.close() }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -44,13 +45,13 @@ struct HelperProgram {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, writer.rawValue, 1)
+        posix_spawn_file_actions_adddup2(&actions, writer.rawValue, 2)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child: pid_t = 0
         let spawned = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, environ)
-        Glibc.close(pipeEnds[1])
+        writer.close()
         guard spawned == 0 else {
             return HelperProgram(status: 127, output: "\(arguments[0]): \(Errno(spawned))")
         }

@@ -145,8 +145,8 @@ import Glibc
             close(fds[1])
         }
         let expected = PeerCredentials(processID: getpid(), userID: getuid(), groupID: getgid())
-        #expect(try PeerCredentials.of(socket: fds[0]) == expected)
-        #expect(try PeerCredentials.of(socket: fds[1]) == expected)
+        #expect(try PeerCredentials.of(socket: FileDescriptor(rawValue: fds[0])) == expected)
+        #expect(try PeerCredentials.of(socket: FileDescriptor(rawValue: fds[1])) == expected)
     }
 
     @Test func peerCredentialsOfANonSocketThrow() throws {
@@ -156,10 +156,14 @@ import Glibc
             close(fds[0])
             close(fds[1])
         }
-        let error = #expect(throws: PeerCredentialsError.self) { try PeerCredentials.of(socket: fds[0]) }
+        let error = #expect(throws: PeerCredentialsError.self) {
+            try PeerCredentials.of(socket: FileDescriptor(rawValue: fds[0]))
+        }
         #expect(error?.errno == Errno(ENOTSOCK))
         #expect(error?.description == "getsockopt(fd \(fds[0]), SO_PEERCRED): Socket operation on non-socket")
-        let closed = #expect(throws: PeerCredentialsError.self) { try PeerCredentials.of(socket: -1) }
+        let closed = #expect(throws: PeerCredentialsError.self) {
+            try PeerCredentials.of(socket: FileDescriptor(rawValue: -1))
+        }
         #expect(closed?.errno == .badFileDescriptor)
     }
 }

@@ -154,11 +154,9 @@ final class RecordingOutput: EngineOutput {
     var onEvent: (OrientationEvent) -> Void = { _ in }
     /// How many times the engine settled.
     private(set) var settles = 0
-    /// Whether anyone generates, as the control server knows it (only generating connections receive events).
-    var hasGeneratingClients: () -> Bool = { true }
-
-    func broadcast(_ line: [UInt8]) {
-        guard hasGeneratingClients() else { return }
+    /// As the control socket's connections: only while someone generates do events reach anyone.
+    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
+        guard generation.isGenerating else { return }
         guard case .event(let event) = try? ServerMessage.decode(line) else {
             Issue.record("not an event: \(String(decoding: line, as: UTF8.self))")
             return
@@ -167,10 +165,10 @@ final class RecordingOutput: EngineOutput {
         onEvent(event)
     }
 
-    func stateChanged(to state: OrientationState) {}
-    func tiltChanged() {}
+    func stateChanged(to published: PublishedState) {}
+    func tiltChanged(to tilt: DeviceTilt) {}
     func settled() { settles += 1 }
-    func hingeAvailabilityChanged() {}
+    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
 
     /// The time the engine last asked its rotation suggestion to stand (nil: it went), and how many times it asked.
     private(set) var suggestionSeconds: Double?
@@ -224,8 +222,6 @@ final class EngineRig {
             authorizer: Authorizer(group: nil, seatUsers: false, logger: log.logger),
             logger: log.logger
         )
-        // As the control server: only generating connections receive events.
-        output.hasGeneratingClients = { [unowned engine] in engine.generationTotal > 0 }
     }
 
     /// The events broadcast since the last call.

@@ -18,7 +18,7 @@ import Testing
 
 /// When the virtual tablet-mode switch exists and what it says, for each `[Policy] VirtualTabletSwitch=`.
 @Suite struct VirtualSwitchPolicyTests {
-    typealias Inputs = VirtualSwitchPolicy.Inputs
+    typealias Inputs = TabletModeDecision
 
     /// Tablet mode, its source, a real switch present, a working base accelerometer; what auto, yes and no publish
     /// (nil: no virtual switch).

@@ -36,7 +36,7 @@ protocol ClientConnectionDelegate: AnyObject {
 /// passes the limit is closed, so that nobody else ever waits for it.
 final class ClientConnection {
     let id: ClientID
-    let fd: Int32
+    let fd: FileDescriptor
     let peer: PeerCredentials?
     private var source: IOSource?
     private var framer = LineFramer(limit: 4096)
@@ -55,7 +55,7 @@ final class ClientConnection {
     /// Watches `fd` (accepted, non-blocking), reporting to `delegate`, held unowned: it owns the connection.
     init(
         id: ClientID,
-        fd: Int32,
+        fd: FileDescriptor,
         loop: EventLoop,
         outputLimit: Int,
         delegate: any ClientConnectionDelegate
@@ -65,12 +65,12 @@ final class ClientConnection {
         self.outputLimit = outputLimit
         self.delegate = delegate
         peer = try? PeerCredentials.of(socket: fd)
-        source = try loop.addIO(fd: fd, events: .readable) { [unowned self] events in self.ready(events) }
+        source = try loop.addIO(fd: fd.rawValue, events: .readable) { [unowned self] events in self.ready(events) }
     }
 
     deinit {
         source = nil
-        Glibc.close(fd)
+        fd.close()
     }
 
     /// Stops all callbacks; the fd closes when the object goes.
@@ -125,7 +125,7 @@ final class ClientConnection {
             while !isClosed {
                 let count: Int
                 do throws(Errno) {
-                    count = try FileDescriptor(rawValue: fd).read(into: buffer)
+                    count = try fd.read(into: buffer)
                 } catch  where error == .wouldBlock {
                     return
                 } catch {
@@ -191,7 +191,7 @@ final class ClientConnection {
     /// Writes `bytes[start...]`; the count written (0 if the socket is full), or -1 after closing on an error.
     private func write(_ bytes: [UInt8], from start: Int) -> Int {
         do throws(Errno) {
-            return try FileDescriptor(rawValue: fd).write(bytes, from: start, using: .send)
+            return try fd.write(bytes, from: start, using: .send)
         } catch .wouldBlock {
             return 0
         } catch {

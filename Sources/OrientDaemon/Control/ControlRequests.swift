@@ -23,14 +23,15 @@ final class ControlRequests {
     private let logger: Logger
     /// Who may lock, unlock and constrain; a reload with a new `[Control]` section replaces it.
     var authorizer: Authorizer
-    /// Who answers `status` (the daemon, from the parts that own what it reports); nil: `status` fails.
-    weak var status: (any StatusSource)?
+    /// Who answers `status` (``DaemonStatus``, from the parts that own what it reports); nil: `status` fails.
+    private let status: (any StatusSource)?
     /// Who holds each connection's constraint, for `status`.
     private var holders = ConstraintHolders()
 
-    init(engine: Engine, authorizer: Authorizer, logger: Logger) {
+    init(engine: Engine, authorizer: Authorizer, status: (any StatusSource)? = nil, logger: Logger) {
         self.engine = engine
         self.authorizer = authorizer
+        self.status = status
         self.logger = logger
     }
 
@@ -109,9 +110,21 @@ final class ControlRequests {
         }
     }
 
-    /// A connection closed: its constraint went with it.
+    /// A new connection's identity, unique among the connections and the bus clients.
+    func connectionOpened() -> ClientID {
+        engine.newClientID()
+    }
+
+    /// Whether a connection receives events (its count is above zero): one whose client closed its sending side
+    /// stays while it does.
+    func generates(_ client: ClientID) -> Bool {
+        engine.isGenerating(client)
+    }
+
+    /// A connection closed: its constraint and its count go with it.
     func clientClosed(_ client: ClientID) {
         holders.record(nil, holder: nil, for: client, peer: nil)
+        engine.clientClosed(client)
     }
 
     /// Lets a controller through; refuses anyone else, saying why.

@@ -15,19 +15,20 @@ import EventLoop
 import Logging
 import OrientProtocol
 import OrientationCore
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The control socket: accepts connections, hands their requests to ``ControlRequests``, and sends events
-/// to the generating connections. One IO source for the listener, one per connection.
+/// The control socket: accepts connections into ``ControlConnections`` (where the engine's events reach them) and
+/// hands their requests to ``ControlRequests``. One IO source for the listener, one per connection.
 final class ControlServer {
     private let loop: EventLoop
-    private let engine: Engine
+    private let connections: ControlConnections
     private let requests: ControlRequests
     private let logger: Logger
-    private let listener: Int32
+    private let listener: FileDescriptor
     /// The socket file to remove at shutdown: only one the daemon made, never an inherited one.
     private let ownedPath: String?
     /// `MaxClients=`; a reload changes it for new connections.
@@ -35,52 +36,40 @@ final class ControlServer {
     /// `OutputLimitKiB=` in bytes; a reload changes it for new connections.
     var outputLimit: Int
     private var source: IOSource?
-    private var clients: [ClientID: ClientConnection] = [:]
 
-    /// Serves on `listener` (already listening).
+    /// Serves on `listener` (already listening): what it accepts goes into `connections`, their requests to
+    /// `requests`.
     init(
-        listener: Int32,
+        listener: FileDescriptor,
         ownedPath: String?,
         settings: DaemonSettings,
         loop: EventLoop,
-        engine: Engine,
+        connections: ControlConnections,
         requests: ControlRequests,
         logger: Logger
     ) throws(EventLoopError) {
         self.loop = loop
-        self.engine = engine
+        self.connections = connections
         self.requests = requests
         self.logger = logger
         self.listener = listener
         self.ownedPath = ownedPath
         maxClients = settings.maxClients
         outputLimit = settings.outputLimit
-        source = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in self.acceptAll() }
-    }
-
-    /// Open connections.
-    var clientCount: Int { clients.count }
-
-    /// Sends an event line to every generating connection. A connection over its output bound is
-    /// closed on the way; the engine takes its count and constraint away once the change is sent.
-    func broadcast(_ line: [UInt8]) {
-        for client in clients.values where engine.isGenerating(client.id) {
-            client.send(line)
-        }
+        source = try loop.addIO(fd: listener.rawValue, events: .readable) { [unowned self] _ in self.acceptAll() }
     }
 
     /// Closes every connection and the listener; removes the socket file if the daemon made it.
     func shutDown() {
         source = nil
-        for client in clients.values { client.shutDown() }
-        clients.removeAll()
-        close(listener)
+        connections.shutDown()
+        listener.close()
         if let ownedPath { unlink(ownedPath) }
     }
 
     private func acceptAll() {
         while true {
-            let fd: Int32
+            let fd: FileDescriptor
             do {
                 guard let accepted = try SocketCalls.acceptConnection(listener) else { return }
                 fd = accepted
@@ -88,16 +77,16 @@ final class ControlServer {
                 logger.error("cannot accept a connection", metadata: ["error": "\(error)"])
                 return
             }
-            let id = engine.newClientID()
+            let id = requests.connectionOpened()
             let client: ClientConnection
             do {
                 client = try ClientConnection(id: id, fd: fd, loop: loop, outputLimit: outputLimit, delegate: self)
             } catch {
                 logger.error("cannot watch a connection", metadata: ["error": "\(error)"])
-                close(fd)
+                fd.close()
                 continue
             }
-            guard clients.count < maxClients else {
+            guard connections.count < maxClients else {
                 logger.warning("connection refused: MaxClients= reached", metadata: ["max_clients": "\(maxClients)"])
                 client.sendAndClose(
                     MessageEncoder.error(
@@ -108,14 +97,13 @@ final class ControlServer {
                 )
                 continue
             }
-            clients[id] = client
+            connections.add(client)
             logger.debug(
                 "connection",
                 metadata: ["client": "\(id.rawValue)", "uid": "\(client.peer.map { String($0.userID) } ?? "?")"]
             )
         }
     }
-
 }
 
 extension ControlServer: ClientConnectionDelegate {
@@ -129,11 +117,11 @@ extension ControlServer: ClientConnectionDelegate {
     }
 
     func connectionStaysAfterReadClose(_ client: ClientConnection) -> Bool {
-        engine.isGenerating(client.id)
+        requests.generates(client.id)
     }
 
     func connectionClosed(_ client: ClientConnection, reason: String) {
-        guard clients.removeValue(forKey: client.id) != nil else { return }
+        guard connections.remove(client.id) else { return }
         logger.debug("connection closed", metadata: ["client": "\(client.id.rawValue)", "reason": "\(reason)"])
         if client.droppedForNotReading {
             logger.warning(
@@ -142,6 +130,5 @@ extension ControlServer: ClientConnectionDelegate {
             )
         }
         requests.clientClosed(client.id)
-        engine.clientClosed(client.id)
     }
 }

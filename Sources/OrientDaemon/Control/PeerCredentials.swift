@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SystemSupport
+public import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -36,9 +36,10 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The credentials of the peer of a connected Unix socket (`getsockopt` with `SO_PEERCRED`).
     ///
     /// - Throws: ``PeerCredentialsError`` with the errno, such as `ENOTSOCK` or `EBADF`.
-    public static func of(socket fd: Int32) throws(PeerCredentialsError) -> PeerCredentials {
+    public static func of(socket descriptor: FileDescriptor) throws(PeerCredentialsError) -> PeerCredentials {
         // `struct ucred` needs _GNU_SOURCE, which the Glibc module lacks; its layout is fixed by the Linux ABI
         // on every architecture: pid_t, uid_t, gid_t, each 32 bits.
+        let fd = descriptor.rawValue
         let size = 3 * MemoryLayout<Int32>.size
         return try withUnsafeTemporaryAllocation(byteCount: size, alignment: MemoryLayout<Int32>.alignment) {
             (buffer) throws(PeerCredentialsError) -> PeerCredentials in

@@ -17,12 +17,12 @@ import SystemSupport
 import Glibc
 #endif
 
-/// Thin wrappers over the socket calls the server makes, retrying interrupted calls.
+/// Thin wrappers over the socket calls the server makes, retrying interrupted calls; every result is checked.
 enum SocketCalls {
     /// A listening Unix stream socket at `path` (non-blocking, close-on-exec, mode 0666: who may
     /// do what is decided per request from the peer's credentials). A stale socket file left by a
     /// crash is replaced; one another daemon is listening on is an error.
-    static func listen(at path: String, backlog: Int32 = 64) throws(SocketError) -> Int32 {
+    static func listen(at path: String, backlog: Int32 = 64) throws(SocketError) -> FileDescriptor {
         let address: UnixSocketAddress
         do throws(Errno) {
             address = try UnixSocketAddress(path: path)
@@ -37,24 +37,28 @@ enum SocketCalls {
             )
         }
         unlink(path)
-        let fd = socket(
+        let raw = socket(
             AF_UNIX,
             Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue),
             0
         )
-        guard fd >= 0 else { throw SocketError(operation: "socket", subject: "AF_UNIX", errno: .current) }
-        guard address.withSocketAddress({ bind(fd, $0, $1) }) == 0 else {
+        guard raw >= 0 else { throw SocketError(operation: "socket", subject: "AF_UNIX", errno: .current) }
+        let fd = FileDescriptor(rawValue: raw)
+        guard address.withSocketAddress({ bind(raw, $0, $1) }) == 0 else {
             let error = Errno.current
-            close(fd)
+            fd.close()
             throw SocketError(operation: "bind", subject: path, errno: error)
         }
-        chmod(path, 0o666)
-        guard Glibc.listen(fd, backlog) == 0 else {
-            let error = Errno.current
-            close(fd)
+        /// Closes the socket and removes its file after `operation` failed.
+        func abandoned(_ operation: String) -> SocketError {
+            let error = SocketError(operation: operation, subject: path, errno: .current)
+            fd.close()
             unlink(path)
-            throw SocketError(operation: "listen", subject: path, errno: error)
+            return error
         }
+        // Everyone may connect: a socket file left with the umask's mode would refuse users the daemon serves.
+        guard chmod(path, 0o666) == 0 else { throw abandoned("chmod") }
+        guard Glibc.listen(raw, backlog) == 0 else { throw abandoned("listen") }
         return fd
     }
 
@@ -68,20 +72,40 @@ enum SocketCalls {
     }
 
     /// Accepts one connection, non-blocking and close-on-exec; nil when none is waiting.
-    static func acceptConnection(_ listener: Int32) throws(SocketError) -> Int32? {
+    static func acceptConnection(_ listener: FileDescriptor) throws(SocketError) -> FileDescriptor? {
         while true {
             // accept4 is not in Swift's Glibc module: accept, then make it non-blocking and close-on-exec.
-            let fd = retryingInterrupts { Glibc.accept(listener, nil, nil) }
-            if fd >= 0 {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let raw = retryingInterrupts { Glibc.accept(listener.rawValue, nil, nil) }
+            if raw >= 0 {
+                let fd = FileDescriptor(rawValue: raw)
+                do throws(SocketError) {
+                    try setNonBlocking(fd, subject: "an accepted connection")
+                    try check(fcntl(raw, F_SETFD, FD_CLOEXEC), "fcntl(F_SETFD)", "an accepted connection")
+                } catch {
+                    fd.close()
+                    throw error
+                }
                 return fd
             }
             switch errno {
             case ECONNABORTED: continue
             case EAGAIN: return nil
-            default: throw SocketError(operation: "accept", subject: "fd \(listener)", errno: .current)
+            default: throw SocketError(operation: "accept", subject: "fd \(listener.rawValue)", errno: .current)
             }
         }
+    }
+
+    /// Makes `fd` non-blocking, keeping its other status flags.
+    /// - Throws: ``SocketError`` naming the fcntl(2) call that failed and `subject`.
+    static func setNonBlocking(_ fd: FileDescriptor, subject: String) throws(SocketError) {
+        let flags = fcntl(fd.rawValue, F_GETFL)
+        try check(flags, "fcntl(F_GETFL)", subject)
+        try check(fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK), "fcntl(F_SETFL)", subject)
+    }
+
+    /// A C call's result: -1 is an error with the call's name, `subject` and errno.
+    private static func check(_ result: Int32, _ operation: String, _ subject: String) throws(SocketError) {
+        guard result == -1 else { return }
+        throw SocketError(operation: operation, subject: subject, errno: .current)
     }
 }

@@ -53,6 +53,6 @@ extension Engine {
         updateSensorState(.stopped)
         // Nobody receives events now; the state (device unknown) is what `get` shows.
         publisher.discard()
-        output.stateChanged(to: state)
+        output.stateChanged(to: published)
     }
 }

@@ -82,7 +82,7 @@ extension Engine: AccelerometerSensorDelegate {
         }
         guard resting != restingOrientation else { return }
         restingOrientation = resting
-        if !isGenerating { output.stateChanged(to: state) }
+        if !isGenerating { output.stateChanged(to: published) }
     }
 
     /// A base accelerometer gone or failing takes the hinge's decision with it (tablet mode falls back to the switch
@@ -103,6 +103,6 @@ extension Engine: AccelerometerSensorDelegate {
         let base = sensors.base
         let had = hasBase
         hasBase = base.accelerometer != nil && (base.status == .active || base.status == .stopped)
-        if hasBase != had { output.hingeAvailabilityChanged() }
+        if hasBase != had { output.hingeAvailabilityChanged(tabletModeDecision) }
     }
 }

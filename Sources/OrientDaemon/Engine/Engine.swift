@@ -63,7 +63,7 @@ package final class Engine {
     /// The device orientation of the display's accelerometer read once at its discovery (an input accelerometer:
     /// ``DisplaySensor``), nil without one.
     var restingOrientation: DeviceOrientation?
-    /// Whether the tilt is followed (per sample); only the D-Bus service reports it.
+    /// Whether the tilt is followed (per sample); only the D-Bus service reports it (`[DBus] Compat=yes`).
     package var tracksTilt = false
 
     /// Takes the policy settings, restores the saved choices (a lock that no longer intersects `Supported=` is
@@ -80,6 +80,7 @@ package final class Engine {
         self.logger = logger
         self.output = output
         self.sensorFactory = sensorFactory
+        tracksTilt = settings.sensorProxyCompat
         publisher = EventPublisher(output: output, logger: logger)
         classifier = OrientationClassifier(configuration: settings.classifier)
         hinge = HingeMonitor(configuration: settings.hinge)
@@ -129,6 +130,28 @@ package final class Engine {
         )
     }
 
+    /// What the outputs show now: the state, the accelerometer as iio-sensor-proxy shows it, tablet mode.
+    var published: PublishedState {
+        PublishedState(
+            state: state,
+            hasAccelerometer: hasAccelerometer,
+            busInterface: busInterface,
+            natural: natural,
+            tilt: tilt,
+            tabletMode: tabletModeDecision
+        )
+    }
+
+    /// Tablet mode as decided, with whether a real switch is present and whether the hinge counts.
+    var tabletModeDecision: TabletModeDecision {
+        TabletModeDecision(
+            tabletMode: arbiter.tabletMode,
+            source: arbiter.source,
+            realSwitch: arbiter.switchPosition != nil,
+            hinge: hasBase
+        )
+    }
+
     /// Connections, bus clients and the daemon's own claims (the virtual tablet-mode switch) whose count is above
     /// zero.
     var generatingConnections: Int { generation.counts.count }
@@ -175,7 +198,7 @@ package final class Engine {
             && tiltTracker.update(acceleration: classifier.filteredAcceleration, device: classifier.deviceOrientation)
         if changed { asOneSentChange { record(policy.setDevice(classifier.deviceOrientation)) } }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
-        if tiltChanged { output.tiltChanged() }
+        if tiltChanged { output.tiltChanged(to: tiltTracker.tilt) }
         // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as a sensor
         // may replace its buffer.
         let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
@@ -309,7 +332,7 @@ package final class Engine {
 
     /// Sends the events of the changes made since the last send; connections closed during the send go afterwards.
     private func flush() {
-        for client in publisher.send({ state }) { clientClosed(client) }
+        for client in publisher.send({ published }, to: generation) { clientClosed(client) }
     }
 
     // MARK: The sensor's state

@@ -11,23 +11,27 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import OrientProtocol
+package import OrientationCore
 
-/// Where the engine's changes go, given to the engine when it is made: the daemon sends event lines to its
-/// generating connections and tells sd_notify, the D-Bus service and the page trimmer; a unit test records them;
-/// a benchmark counts them. Every call comes from the loop's one thread, after the change it reports is complete.
+/// Where the engine's changes go, given to the engine when it is made, each with what it shows (an output never
+/// reads the engine back): the daemon sends event lines to its generating connections, the state to sd_notify, the
+/// D-Bus service and the virtual tablet-mode switch, and tells the page trimmer; a unit test records them; a
+/// benchmark counts them. Every call comes from the loop's one thread, after the change it reports is complete.
 package protocol EngineOutput: AnyObject {
-    /// One event line (PROTOCOL.md) for every generating connection, in the order of the change's events.
-    func broadcast(_ line: [UInt8])
-    /// The state after a change, once its events are sent (sd_notify `STATUS=`, the D-Bus properties).
-    func stateChanged(to state: OrientationState)
+    /// One event line (PROTOCOL.md) for every connection whose count in `generation` (the counts after the change)
+    /// is above zero, in the order of the change's events.
+    func broadcast(_ line: [UInt8], to generation: GenerationCounter)
+    /// What the outputs show after a change, once its events are sent (sd_notify `STATUS=`, the D-Bus properties,
+    /// the virtual tablet-mode switch).
+    func stateChanged(to published: PublishedState)
     /// The tilt changed (only while the engine follows it), after the change of state the same sample made.
-    func tiltChanged()
+    func tiltChanged(to tilt: DeviceTilt)
     /// The daemon settled: the device has been still long enough for the idle pace, or the sensor stopped.
     func settled()
     /// Whether the hinge counts (``Engine/hasBase``: a working base accelerometer) changed, whether or not tablet
-    /// mode changed with it. May come from inside a change: act on it at the loop's next turn.
-    func hingeAvailabilityChanged()
+    /// mode changed with it: `decision` is tablet mode's now. May come from inside a change: act on it at the
+    /// loop's next turn.
+    func hingeAvailabilityChanged(_ decision: TabletModeDecision)
     /// A rotation suggestion appeared or moved to another orientation: call ``Engine/suggestionTimedOut()`` after
     /// `seconds` unless told again first; nil: it went, the time no longer runs. Comes from inside a change.
     func suggestionStands(for seconds: Double?)

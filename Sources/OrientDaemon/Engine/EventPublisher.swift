@@ -65,20 +65,29 @@ final class EventPublisher {
         batch.deferClose(client)
     }
 
-    /// Sends the events noted since the last send, with `state` (read once, after the change), and then the state to
-    /// the output; nothing while a change is held or a send is under way.
+    /// Sends the events noted since the last send, with the state of `published` (made once, after the change), and
+    /// then `published` to the output; nothing while a change is held or a send is under way.
+    /// - Parameters:
+    ///   - published: what the outputs show after the change.
+    ///   - generation: the counts after the change: who receives the events.
     /// - Returns: the connections closed during the send, in order, to take away now.
-    func send(_ state: () -> OrientationState) -> [ClientID] {
+    func send(_ published: () -> PublishedState, to generation: GenerationCounter) -> [ClientID] {
         guard let events = batch.beginSending() else { return [] }
-        let current = state()
+        let current = published()
         for (name, previous) in events {
-            output.broadcast(MessageEncoder.event(EventBatch.event(name, previous: previous, state: current)))
+            output.broadcast(
+                MessageEncoder.event(EventBatch.event(name, previous: previous, state: current.state)),
+                to: generation
+            )
         }
         output.stateChanged(to: current)
         if logger.logLevel <= .debug {
             logger.debug(
                 "state",
-                metadata: ["device": "\(current.device)", "interface": "\(current.interface)", "seq": "\(current.seq)"]
+                metadata: [
+                    "device": "\(current.state.device)", "interface": "\(current.state.interface)",
+                    "seq": "\(current.state.seq)",
+                ]
             )
         }
         return batch.endSending()

@@ -86,7 +86,7 @@ public final class StateStore: Sendable {
         var isOpen = true
         do throws(StateStoreError) {
             // mkstemp has no O_CLOEXEC (mkostemp needs _GNU_SOURCE); nothing forks in between.
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            try Self.check(fcntl(fd, F_SETFD, FD_CLOEXEC), .setCloseOnExec, temporaryPath)
             // mkstemp makes it 0600; the lock is no secret and `get` tells it to anyone anyway.
             try Self.check(fchmod(fd, 0o644), .setPermissions, temporaryPath)
             do throws(Errno) {

@@ -27,6 +27,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
             case setAside
             case openDirectory
             case createTemporaryFile
+            case setCloseOnExec
             case setPermissions
             case write
             case sync
@@ -51,6 +52,8 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let openDirectory = Operation(.openDirectory)
         /// Creating the temporary file (`mkstemp`).
         public static let createTemporaryFile = Operation(.createTemporaryFile)
+        /// Keeping the temporary file's descriptor out of programs the daemon starts (`fcntl`).
+        public static let setCloseOnExec = Operation(.setCloseOnExec)
         /// Making the temporary file readable by all (`fchmod`).
         public static let setPermissions = Operation(.setPermissions)
         /// Writing the temporary file (`write`).
@@ -72,6 +75,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
             case .setAside: "rename to .corrupt"
             case .openDirectory: "open of the directory"
             case .createTemporaryFile: "mkstemp"
+            case .setCloseOnExec: "fcntl(F_SETFD)"
             case .setPermissions: "fchmod"
             case .write: "write"
             case .sync: "fsync"

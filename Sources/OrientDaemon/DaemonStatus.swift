@@ -17,11 +17,40 @@ import OrientProtocol
 import OrientationCore
 import TabletMode
 
-extension Daemon: StatusSource {
-    /// The `status` result, from the parts that own what it reports: the engine's state and generation counts,
-    /// the sensor, the settings in force, the control server's connections, the tablet-mode switches and the
-    /// D-Bus service.
+/// The `status` result, from the parts that own what it reports, each given when it is made: the engine's state,
+/// generation counts, sensors and settings in force, the control socket's connections, the tablet-mode switches,
+/// the virtual tablet-mode switch and the D-Bus service.
+final class DaemonStatus: StatusSource {
+    private let loop: EventLoop
+    /// The loop's clock at start, for the uptime.
+    private let startTime: Double
+    private let engine: Engine
+    private let connections: ControlConnections
+    private let tabletModeMonitor: TabletModeMonitor
+    private let virtualSwitch: VirtualSwitchPublisher
+    /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
+    private let sensorProxy: SensorProxyPublisher?
+
+    init(
+        loop: EventLoop,
+        startTime: Double,
+        engine: Engine,
+        connections: ControlConnections,
+        tabletModeMonitor: TabletModeMonitor,
+        virtualSwitch: VirtualSwitchPublisher,
+        sensorProxy: SensorProxyPublisher?
+    ) {
+        self.loop = loop
+        self.startTime = startTime
+        self.engine = engine
+        self.connections = connections
+        self.tabletModeMonitor = tabletModeMonitor
+        self.virtualSwitch = virtualSwitch
+        self.sensorProxy = sensorProxy
+    }
+
     func statusReport() -> StatusReport {
+        let settings = engine.settings
         let sensors = engine.sensors
         let findings = engine.axesFindings
         let report = Self.report(
@@ -45,16 +74,16 @@ extension Daemon: StatusSource {
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
             sensor: report,
-            clients: server?.clientCount ?? 0,
+            clients: connections.count,
             generatingConnections: engine.generatingConnections,
             generationTotal: engine.generationTotal,
             state: engine.state,
             tabletMode: StatusReport.TabletMode(
                 autoRotate: settings.autoRotate.rawValue,
                 followsDevice: engine.followsDevice,
-                switches: tabletModeMonitor?.switches.map {
+                switches: tabletModeMonitor.switches.map {
                     StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
-                } ?? [],
+                },
                 virtualSwitchKeepsSensorsOn: virtualSwitch.keepsSensorsOn
             ),
             baseSensor: base,

@@ -15,7 +15,6 @@ import CSystemd
 import EventLoop
 import IIOSensor
 import Logging
-import OrientProtocol
 import OrientationCore
 import SystemSupport
 
@@ -26,7 +25,7 @@ import SystemSupport
 /// (``PolledSensor/start()``). The accelerometer's samples come from its buffer through the event loop, and the
 /// classifier decides the first pose after 50 ms of samples; until then the claim's reply waits (the method call is
 /// kept, referenced, and answered later), while the service keeps serving other calls.
-extension SensorProxyService {
+extension SensorProxyPublisher {
     /// How much longer than the sensor's `[Sensor] PollFallbackSec=` a claim waits for the first reading.
     ///
     /// The wait ends at the first classified sample, or as soon as the sensor cannot deliver (absent, failed,
@@ -37,10 +36,11 @@ extension SensorProxyService {
     /// answers the claim (with `undefined`) instead of making the caller time out.
     static let firstReadingMargin = 1.0
 
-    /// Whether a `ClaimAccelerometer` can be answered now: the device orientation is classified, or the sensor is not
-    /// capturing (there is no accelerometer, it failed, or nobody generates any more), so that no reading will come.
-    var accelerometerHasAnswer: Bool {
-        engine.sensorState != .active || engine.state.device != .unknown
+    /// Answers the waiting claims once the state shown has an answer (``accelerometerHasAnswer``).
+    func answerClaimsIfRead() {
+        if !unansweredClaims.isEmpty, accelerometerHasAnswer {
+            answerUnansweredClaims(reason: "first reading")
+        }
     }
 
     /// Keeps `message` (a `ClaimAccelerometer` whose claim holds) to answer it at the first reading or at the
@@ -49,7 +49,7 @@ extension SensorProxyService {
     func answerLater(_ message: OpaquePointer) -> Int32 {
         unansweredClaims.append(sd_bus_message_ref(message))
         if firstReadingDeadline == nil {
-            let wait = engine.settings.sensor.pollFallback + Self.firstReadingMargin
+            let wait = pollFallback + Self.firstReadingMargin
             do {
                 firstReadingDeadline = try loop.addTimer(at: loop.now + wait, accuracy: 0.05) { [unowned self] in
                     self.answerUnansweredClaims(reason: "no reading within \(wait) s")
