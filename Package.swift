@@ -101,36 +101,49 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        // What the unit tests, the end-to-end tests and the benchmarks share, with no C library: the seeded random
+        // generator, the runner of a short program (and the spawning rules of every child), a process's resources.
+        .target(name: "OrientdTestSupport", dependencies: ["SystemSupport"], path: "Tests/OrientdTestSupport"),
+        // The engine's fakes, shared by its unit tests and its benchmark: a sensor and its factory, an output that
+        // drops what it is told.
+        .target(
+            name: "EngineFakes",
+            dependencies: ["OrientDaemon", "IIOSensor", "OrientProtocol", "OrientationCore"],
+            path: "Tests/EngineFakes"
+        ),
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "OrientdTestSupport"]),
         .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
-        .testTarget(name: "IIOSensorTests", dependencies: ["IIOSensor", "OrientationCore", "UdevSupport"]),
+        .testTarget(
+            name: "IIOSensorTests",
+            dependencies: ["IIOSensor", "OrientationCore", "UdevSupport", "OrientdTestSupport"]
+        ),
         .testTarget(name: "TabletModeTests", dependencies: ["TabletMode", "UdevSupport"]),
         .testTarget(name: "EvdevSupportTests", dependencies: ["EvdevSupport", "SystemSupport"]),
         .testTarget(
             name: "OrientProtocolTests",
-            dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]
+            dependencies: ["OrientProtocol", "OrientClient", "OrientationCore", "OrientdTestSupport"]
         ),
         .testTarget(
             name: "OrientDaemonTests",
             dependencies: [
                 "OrientDaemon", "OrientationCore", "OrientProtocol", "OrientClient", "IIOSensor", "EventLoop",
-                "SystemSupport",
+                "SystemSupport", "EngineFakes",
             ]
         ),
         .testTarget(
             name: "OrientClientTests",
             dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "OrientdTestKit"]
         ),
-        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
+        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport", "OrientdTestSupport"]),
 
         // The end-to-end tests: the real binaries on devices emulated by umockdev (`make test`; `make check` leaves
         // them out). Their rigs: the testbed, emulated accelerometers and tablet switches, child processes, the
         // daemon under test and connections to it, a private system bus, the resources of a process.
         .target(
             name: "OrientdTestKit",
-            dependencies: ["CUmockdev", "CSystemd", "SystemSupport"],
+            dependencies: ["CUmockdev", "CSystemd", "SystemSupport", "OrientdTestSupport"],
             path: "Tests/OrientdTestKit"
         ),
         // The rigs themselves: what a child process gets, how it is stopped, the emulated scans.
@@ -162,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "DaemonBenchmarks",
             dependencies: [
-                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor",
+                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor", "EngineFakes", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
