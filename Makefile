@@ -44,15 +44,23 @@ classifier-figures: deps
 		--orientd $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 # The unit tests alone, about a minute once built (the first build takes longer): no root, no containers, no
-# emulated devices, nothing from ../shared. Only the unit-test targets run (--filter by their names); the
-# end-to-end targets (DaemonEndToEndTests, SensorCaptureTests, SensorProxyBusTests, OrientctlEndToEndTests,
-# OrientdTestKitTests: the real binaries on devices emulated by umockdev, their rigs in OrientdTestKit) and the
-# classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to `make test`. The
-# generate-manual tool (man-tool) is built first for the install test of orientdTests.
-UNIT_TESTS = OrientationCoreTests|IniFormatTests|SystemSupportTests|EventLoopTests|IIOSensorTests|TabletModeTests|EvdevSupportTests|OrientProtocolTests|OrientDaemonTests|OrientClientTests|orientdTests
+# emulated devices, nothing from ../shared. ORIENTD_TESTS=unit leaves the end-to-end targets (DaemonEndToEndTests,
+# SensorCaptureTests, SensorProxyBusTests, OrientctlEndToEndTests, OrientdTestKitTests: the real binaries on devices
+# emulated by umockdev, their rigs in OrientdTestKit) and the benchmarks out of the package (Package.swift), so that
+# only the unit-test targets, what they test and what they share (OrientdTestSupport, EngineFakes) are built; they
+# run in parallel. The classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to
+# `make test`. The generate-manual tool (man-tool) is built first for the install test of orientdTests. The test
+# bundle then holds the unit tests only: `swift build --build-tests` (or `make test`) links every target again.
+# UNIT_TESTS lists the unit-test targets; those with a folder in Tests/ are run.
+UNIT_TESTS = OrientationCoreTests IniFormatTests SystemSupportTests EventLoopTests IIOSensorTests TabletModeTests \
+	EvdevSupportTests OrientProtocolTests OrientDaemonTests OrientClientTests OrientctlTests orientdTests
+UNIT_TEST_TARGETS = $(notdir $(wildcard $(addprefix Tests/,$(UNIT_TESTS))))
+empty :=
+space := $(empty) $(empty)
+UNIT_FILTER = ^($(subst $(space),|,$(strip $(UNIT_TEST_TARGETS))))\.
 check: man-tool
-	$(SWIFT) build --build-tests
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --filter '^($(UNIT_TESTS))\.' \
+	ORIENTD_TESTS=unit $(SWIFT) build --build-tests
+	ORIENTD_TESTS=unit scripts/run-swift-tests -- $(SWIFT) test --skip-build --parallel --filter '$(UNIT_FILTER)' \
 		--skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
 
 # Every test: lint, the unit and end-to-end targets (swift test with no filter; the reliability scenarios among
@@ -68,8 +76,8 @@ check: man-tool
 test: deps lint man-tool
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
-		$(SWIFT) test --skip-build --no-parallel --filter '^($(UNIT_TESTS))\.'
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '^($(UNIT_TESTS))\.'
+		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
+	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
 	@echo "== demo (short run: the same motion, 8 times faster)"
 	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
 		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \

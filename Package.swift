@@ -185,6 +185,17 @@ let package = Package(
     ]
 )
 
+// The unit tests alone (`make check` sets ORIENTD_TESTS=unit): the end-to-end test targets (the real binaries on
+// devices emulated by umockdev) and the benchmarks leave the build, so that the one test bundle SwiftPM links on
+// Linux holds the unit-test targets only, and building it builds nothing else.
+if Context.environment["ORIENTD_TESTS"] == "unit" {
+    let endToEnd: Set = [
+        "OrientdTestKitTests", "DaemonEndToEndTests", "SensorProxyBusTests", "OrientctlEndToEndTests",
+        "SensorCaptureTests",
+    ]
+    package.targets.removeAll { endToEnd.contains($0.name) || $0.name.hasSuffix("Benchmarks") }
+}
+
 // libFuzzer targets (Fuzz/, `make fuzz`): only when ORIENTD_FUZZ is set, because libFuzzer supplies
 // their `main` and they link only with `-sanitize=fuzzer`. scripts/fuzz builds and runs them. The
 // benchmarks leave that build: their plugin's tool has a `main` of its own.
