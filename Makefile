@@ -201,7 +201,7 @@ perf: deps
 	scripts/perf.py $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 # The reliability scenarios (docs/reliability.md), the end-to-end suites that hold them, against the release daemon
-# (ORIENTD_BIN): protocol torture, a slow and a lagging consumer, churn, SIGKILL rounds, a full disk, signals,
+# (ORIENTD_BIN; the release orientctl beside it plays the clients that are killed): protocol torture, a slow and a lagging consumer, churn, SIGKILL rounds, a full disk, signals,
 # hotplug, and sensor faults, silences and clock jumps. Each runs ORIENTD_RELIABILITY_RUNS times (1 unless set;
 # `ORIENTD_RELIABILITY_RUNS=20 make reliability` for a long run), each run with seeds of its own. make test runs the
 # same suites once, against the debug daemon.
@@ -209,6 +209,7 @@ RELIABILITY_SUITES = DaemonTortureTests|DaemonSlowClientTests|DaemonChurnTests|D
 .PHONY: reliability test-scripts
 reliability: deps
 	$(SWIFT) build -c release --product orientd
+	$(SWIFT) build -c release --product orientctl
 	$(SWIFT) build --build-tests
 	ORIENTD_BIN=$$($(SWIFT) build -c release --show-bin-path)/orientd scripts/run-swift-tests -- \
 		$(SWIFT) test --skip-build --no-parallel --filter '/($(RELIABILITY_SUITES))/'
