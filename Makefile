@@ -44,19 +44,27 @@ classifier-figures: deps
 		--orientd $$($(SWIFT) build -c release --show-bin-path)/orientd
 
 # The unit tests alone, about a minute once built (the first build takes longer): no root, no containers, no
-# emulated devices, nothing from ../shared. Only the unit-test targets run (--filter by their names); the
-# end-to-end targets (DaemonEndToEndTests, SensorCaptureTests, SensorProxyBusTests, OrientctlEndToEndTests,
-# OrientdTestKitTests: the real binaries on devices emulated by umockdev, their rigs in OrientdTestKit) and the
-# classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to `make test`. The
-# generate-manual tool (man-tool) is built first for the install test of orientdTests.
-UNIT_TESTS = OrientationCoreTests|IniFormatTests|SystemSupportTests|EventLoopTests|IIOSensorTests|TabletModeTests|EvdevSupportTests|OrientProtocolTests|OrientDaemonTests|OrientClientTests|OrientctlTests|orientdTests
+# emulated devices, nothing from ../shared. ORIENTD_TESTS=unit leaves the end-to-end targets (DaemonEndToEndTests,
+# SensorCaptureTests, SensorProxyBusTests, OrientctlEndToEndTests, OrientdTestKitTests: the real binaries on devices
+# emulated by umockdev, their rigs in OrientdTestKit) and the benchmarks out of the package (Package.swift), so that
+# only the unit-test targets, what they test and what they share (OrientdTestSupport, EngineFakes) are built; they
+# run in parallel. The classifier's scenario tests (they need the evaluation kit, ../shared/eval) are left to
+# `make test`. The generate-manual tool (man-tool) is built first for the install test of orientdTests. The test
+# bundle then holds the unit tests only: `swift build --build-tests` (or `make test`) links every target again.
+# UNIT_TESTS lists the unit-test targets; those with a folder in Tests/ are run.
+UNIT_TESTS = OrientationCoreTests IniFormatTests SystemSupportTests EventLoopTests IIOSensorTests TabletModeTests \
+	EvdevSupportTests OrientProtocolTests OrientDaemonTests OrientClientTests OrientctlTests orientdTests
+UNIT_TEST_TARGETS = $(notdir $(wildcard $(addprefix Tests/,$(UNIT_TESTS))))
+empty :=
+space := $(empty) $(empty)
+UNIT_FILTER = ^($(subst $(space),|,$(strip $(UNIT_TEST_TARGETS))))\.
 check: man-tool
-	$(SWIFT) build --build-tests
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --filter '^($(UNIT_TESTS))\.' \
+	ORIENTD_TESTS=unit $(SWIFT) build --build-tests
+	ORIENTD_TESTS=unit scripts/run-swift-tests -- $(SWIFT) test --skip-build --parallel --filter '$(UNIT_FILTER)' \
 		--skip '^orientdTests\.Classifier(Evaluation|Scenario)Tests'
 
-# Every test: lint, the unit and end-to-end targets (swift test with no filter), the demos, the scripts' harness
-# and every reliability check at its full counts (make reliability, about 2 minutes), the install check, the
+# Every test: lint, the unit and end-to-end targets (swift test with no filter; the reliability scenarios among
+# them, each run once), the demos, the tests of the scripts' harness, the install check, the
 # packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
 # devices, a short fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
@@ -68,8 +76,8 @@ check: man-tool
 test: deps lint man-tool
 	$(SWIFT) build --build-tests
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
-		$(SWIFT) test --skip-build --no-parallel --filter '^($(UNIT_TESTS))\.'
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '^($(UNIT_TESTS))\.'
+		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
+	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
 	@echo "== demo (short run: the same motion, 8 times faster)"
 	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
 		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \
@@ -80,8 +88,8 @@ test: deps lint man-tool
 	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
-	@echo "== the scripts' harness, then the reliability checks"
-	@$(MAKE) --no-print-directory reliability
+	@echo "== the scripts' harness"
+	@$(MAKE) --no-print-directory test-scripts
 	@$(MAKE) --no-print-directory install-test
 	@$(MAKE) --no-print-directory package-test
 	@$(MAKE) --no-print-directory udev-test
@@ -192,17 +200,21 @@ perf: deps
 	$(SWIFT) build -c release --product orientd
 	scripts/perf.py $$($(SWIFT) build -c release --show-bin-path)/orientd
 
-# The reliability checks (docs/reliability.md): the release daemon on an emulated accelerometer, driven
-# through protocol torture, a slow consumer, churn, SIGKILL rounds and signals (scripts/reliability.py),
-# then sensor faults, silences and clock jumps (scripts/reliability-sensor.py); one line per check. About 2
-# minutes on 2 shared cores; make test runs it. The tests of the scripts' harness (scripts/orientd_harness) run first.
+# The reliability scenarios (docs/reliability.md), the end-to-end suites that hold them, against the release daemon
+# (ORIENTD_BIN; the release orientctl beside it plays the clients that are killed): protocol torture, a slow and a lagging consumer, churn, SIGKILL rounds, a full disk, signals,
+# hotplug, and sensor faults, silences and clock jumps. Each runs ORIENTD_RELIABILITY_RUNS times (1 unless set;
+# `ORIENTD_RELIABILITY_RUNS=20 make reliability` for a long run), each run with seeds of its own. make test runs the
+# same suites once, against the debug daemon.
+RELIABILITY_SUITES = DaemonTortureTests|DaemonSlowClientTests|DaemonChurnTests|DaemonCrashSafetyTests|DaemonSignalTests|DaemonHotplugTests|DaemonSensorFaultTests
 .PHONY: reliability test-scripts
-reliability: deps test-scripts
+reliability: deps
 	$(SWIFT) build -c release --product orientd
-	@bin=$$($(SWIFT) build -c release --show-bin-path) && status=0 && \
-		{ scripts/reliability.py $$bin/orientd || status=1; } && \
-		{ scripts/reliability-sensor.py $$bin/orientd || status=1; } && exit $$status
+	$(SWIFT) build -c release --product orientctl
+	$(SWIFT) build --build-tests
+	ORIENTD_BIN=$$($(SWIFT) build -c release --show-bin-path)/orientd scripts/run-swift-tests -- \
+		$(SWIFT) test --skip-build --no-parallel --filter '/($(RELIABILITY_SUITES))/'
 
-# The tests of scripts/orientd_harness, the harness of the perf, latency and reliability scripts (no build needed).
+# The tests of scripts/orientd_harness, the harness of the perf, latency, demo and side-by-side scripts (no build
+# needed).
 test-scripts:
 	/usr/bin/python3 -m unittest discover -s scripts/tests

@@ -101,14 +101,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        // What the unit tests, the end-to-end tests and the benchmarks share, with no C library: the seeded random
+        // generator, the runner of a short program (and the spawning rules of every child), a process's resources.
+        .target(name: "OrientdTestSupport", dependencies: ["SystemSupport"], path: "Tests/OrientdTestSupport"),
+        // The engine's fakes, shared by its unit tests and its benchmark: a sensor and its factory, an output that
+        // drops what it is told.
+        .target(
+            name: "EngineFakes",
+            dependencies: ["OrientDaemon", "IIOSensor", "OrientProtocol", "OrientationCore"],
+            path: "Tests/EngineFakes"
+        ),
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "OrientdTestSupport"]),
         .testTarget(name: "IniFormatTests", dependencies: ["IniFormat"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(
             name: "IIOSensorTests",
             dependencies: [
-                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop",
+                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -116,13 +126,13 @@ let package = Package(
         .testTarget(name: "EvdevSupportTests", dependencies: ["EvdevSupport", "SystemSupport"]),
         .testTarget(
             name: "OrientProtocolTests",
-            dependencies: ["OrientProtocol", "OrientClient", "OrientationCore"]
+            dependencies: ["OrientProtocol", "OrientClient", "OrientationCore", "OrientdTestSupport"]
         ),
         .testTarget(
             name: "OrientDaemonTests",
             dependencies: [
                 "OrientDaemon", "OrientationCore", "OrientProtocol", "OrientClient", "IIOSensor", "EventLoop",
-                "SystemSupport",
+                "SystemSupport", "EngineFakes",
             ]
         ),
         .testTarget(
@@ -134,14 +144,14 @@ let package = Package(
             name: "OrientctlTests",
             dependencies: ["orientctl", "OrientClient", "OrientProtocol", "OrientationCore", "OrientdTestKit"]
         ),
-        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport"]),
+        .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport", "OrientdTestSupport"]),
 
         // The end-to-end tests: the real binaries on devices emulated by umockdev (`make test`; `make check` leaves
         // them out). Their rigs: the testbed, emulated accelerometers and tablet switches, child processes, the
         // daemon under test and connections to it, a private system bus, the resources of a process.
         .target(
             name: "OrientdTestKit",
-            dependencies: ["CUmockdev", "CSystemd", "SystemSupport", "OrientProtocol", "OrientationCore"],
+            dependencies: ["CUmockdev", "CSystemd", "SystemSupport", "OrientProtocol", "OrientationCore", "OrientdTestSupport"],
             path: "Tests/OrientdTestKit"
         ),
         // The rigs themselves: what a child process gets, how it is stopped, the emulated scans.
@@ -173,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "DaemonBenchmarks",
             dependencies: [
-                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor",
+                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor", "EngineFakes", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -182,6 +192,17 @@ let package = Package(
         ),
     ]
 )
+
+// The unit tests alone (`make check` sets ORIENTD_TESTS=unit): the end-to-end test targets (the real binaries on
+// devices emulated by umockdev) and the benchmarks leave the build, so that the one test bundle SwiftPM links on
+// Linux holds the unit-test targets only, and building it builds nothing else.
+if Context.environment["ORIENTD_TESTS"] == "unit" {
+    let endToEnd: Set = [
+        "OrientdTestKitTests", "DaemonEndToEndTests", "SensorProxyBusTests", "OrientctlEndToEndTests",
+        "SensorCaptureTests",
+    ]
+    package.targets.removeAll { endToEnd.contains($0.name) || $0.name.hasSuffix("Benchmarks") }
+}
 
 // libFuzzer targets (Fuzz/, `make fuzz`): only when ORIENTD_FUZZ is set, because libFuzzer supplies
 // their `main` and they link only with `-sanitize=fuzzer`. scripts/fuzz builds and runs them. The

@@ -11,21 +11,24 @@
 //
 //===----------------------------------------------------------------------===//
 
+import EngineFakes
 import IIOSensor
 import Logging
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
+import OrientdTestSupport
 
 /// The engine as the daemon runs it per sample, put together as the daemon does it but without a socket or a device:
-/// an output that drops what it is told, sensors that take the pace they are given, the tilt followed (as with the D-Bus service), and 100,000 samples at 50 Hz of a device held in one pose
-/// with tremor, nudged every 8 s: the nudge moves it (the full pace), then it settles (the idle pace) without a
-/// change of orientation, so that every sample runs the classifier, the tilt and the pace tracker and nothing else.
+/// an output that drops what it is told, fake sensors that take the pace they are given, the tilt followed (as with
+/// the D-Bus service), and 100,000 samples at 50 Hz of a device held in one pose with tremor, nudged every 8 s: the
+/// nudge moves it (the full pace), then it settles (the idle pace) without a change of orientation, so that every
+/// sample runs the classifier, the tilt and the pace tracker and nothing else.
 final class EngineRig {
     let engine: Engine
     let samples: [Sample]
-    private let output = DroppedOutput()
-    private let sensors = PaceOnlySensors()
+    private let output = DiscardingOutput()
+    private let display = FakeSensor(accelerometer: nil)
 
     init() throws {
         var settings = DaemonSettings()
@@ -36,14 +39,11 @@ final class EngineRig {
             store: StateStore(directory: settings.stateDirectory, logger: quiet),
             logger: quiet,
             output: output,
-            sensorFactory: sensors
+            sensorFactory: FakeSensorFactory(display: display, base: nil)
         )
         engine.tracksTilt = true
-        var state: UInt64 = 0x5eed
-        let noise = { () -> Double in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (Double(state >> 11) / Double(1 << 53) - 0.5) * 0.1
-        }
+        var random = SeededGenerator(seed: 0x5eed)
+        let noise = { () -> Double in random.symmetric() * 0.05 }
         let g = 9.80665
         samples = (0..<100_000).map { index in
             let time = Double(index) / 50
@@ -59,55 +59,12 @@ final class EngineRig {
         }
     }
 
-    /// Feeds every sample to the engine; the number of pace changes the display's sensor was asked for.
+    /// Feeds every sample to the engine; the number of pace changes the display's sensor was asked for. The paces
+    /// of the run before are forgotten first, their storage kept and made room for a change per sample, so that only
+    /// the first run allocates for them.
     func run() -> Int {
-        let display = sensors.display
-        display?.changes = 0
+        display.forgetPaces(reserving: samples.count)
         for sample in samples { engine.handle(sample) }
-        return display?.changes ?? 0
-    }
-}
-
-/// Drops what the engine tells: the benchmark measures the engine alone.
-private final class DroppedOutput: EngineOutput {
-    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {}
-    func stateChanged(to published: PublishedState) {}
-    func tiltChanged(to tilt: DeviceTilt) {}
-    func settled() {}
-    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
-    func suggestionStands(for seconds: Double?) {}
-}
-
-/// Makes sensors that take the pace and count its changes; never started, never reporting.
-private final class PaceOnlySensors: SensorFactory {
-    private(set) var display: PaceOnlySensor?
-
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
-        let sensor = PaceOnlySensor()
-        if options.location == .display { display = sensor }
-        return sensor
-    }
-
-    var now: Double { 0 }
-}
-
-/// Takes the pace and counts its changes; never started, never reports.
-private final class PaceOnlySensor: EngineSensor {
-    var status: SensorState { .active }
-    var accelerometer: Accelerometer? { nil }
-    private(set) var pace = SensorPace.full
-    var changes = 0
-    var mode: CaptureMode? { nil }
-    var fellBack: Bool { false }
-    var samplesRead: Int { 0 }
-    var lastError: String? { nil }
-
-    func start() {}
-    func stop() {}
-    func close() {}
-    func refreshDiscovery() {}
-    func setPace(_ pace: SensorPace) {
-        self.pace = pace
-        changes += 1
+        return display.paces.count
     }
 }

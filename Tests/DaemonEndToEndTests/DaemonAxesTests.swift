@@ -25,14 +25,9 @@ extension EmulatedDeviceTests {
         @Test func aNewMatrixFromUdevIsTakenWithoutARestart() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "1, 0, 0; 0, 1, 0; 0, 0, 1"]
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            let rig = try await GeneratingDaemon(fixture: fixture)
+            let (testbed, daemon, client) = (rig.testbed, rig.daemon, rig.client)
             defer { daemon.process.terminate() }
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            await daemon.waitForBufferEnable("1", fixture)
             #expect(try await client.call("status").result?["sensor"]?["matrix"]?.string == "1, 0, 0; 0, 1, 0; 0, 0, 1")
 
             try testbed.setProperty(fixture.syspath, "ACCEL_MOUNT_MATRIX", "0, -1, 0; 1, 0, 0; 0, 0, 1")
@@ -49,14 +44,9 @@ extension EmulatedDeviceTests {
         @Test func anImpossibleMatrixIsSaidInTheJournalAndTheStatus() async throws {
             var fixture = AccelerometerFixture()
             fixture.mountMatrices = [.udev: "1, 0, 0; 0, -1, 0; 1, 0, 0"]
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            let rig = try await GeneratingDaemon(fixture: fixture)
+            let (testbed, sandbox, daemon, client) = (rig.testbed, rig.sandbox, rig.daemon, rig.client)
             defer { daemon.process.terminate() }
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            await daemon.waitForBufferEnable("1", fixture)
             let log = await daemon.log(showing: "the accelerometer's axes cannot be right")
             #expect(log.contains("rows 1 and 3"), "\(log)")
 

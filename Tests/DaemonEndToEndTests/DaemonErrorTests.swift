@@ -83,17 +83,10 @@ extension EmulatedDeviceTests {
         ]
 
         @Test func badRequestsGetTheirErrorsAndHarmNobody() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let generator = try daemon.connect()
+            var rig = try await GeneratingDaemon()
+            let (daemon, generator) = (rig.daemon, rig.client)
             let offender = try daemon.connect()
-            _ = try await generator.call("begin")
-            _ = try await generator.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            try feed.hold(.normal)
+            try rig.feed.hold(.normal)
             _ = try await generator.nextChange()
             let before = try await offender.call("get")
 
@@ -106,7 +99,7 @@ extension EmulatedDeviceTests {
                 #expect(reply.json["error"]?["message"]?.string?.isEmpty == false, "\(reply)")
                 // The generating client's events keep coming between the bad lines.
                 if index % 5 == 0 {
-                    try feed.hold(postures[index / 5 % postures.count])
+                    try rig.feed.hold(postures[index / 5 % postures.count])
                     _ = try await generator.nextChange()
                 }
             }
@@ -146,7 +139,7 @@ extension EmulatedDeviceTests {
             #expect(exactReply.state?["seq"] != nil, "\(exactReply)")
             exact.close()
 
-            try feed.hold(.leftUp)
+            try rig.feed.hold(.leftUp)
             let change = try await generator.nextChange()
             #expect(change.first?.state?["device"]?.string == "portrait", "\(change)")
             // The generating client saw its own replies and events, nothing of the offender's errors.
@@ -156,14 +149,8 @@ extension EmulatedDeviceTests {
         }
 
         @Test func moreThanMaxClientsConnectionsAreRefused() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let generator = try daemon.connect()
-            _ = try await generator.call("begin")
-            _ = try await generator.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
+            var rig = try await GeneratingDaemon()
+            let (daemon, generator) = (rig.daemon, rig.client)
 
             let open = try #require(try await generator.call("status").result?["clients"]?.integer)
             var others: [DaemonConnection] = []
@@ -182,8 +169,7 @@ extension EmulatedDeviceTests {
             for connection in others {
                 #expect(try await connection.call("get").state?["seq"] != nil)
             }
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            try feed.hold(.normal)
+            try rig.feed.hold(.normal)
             let change = try await generator.nextChange()
             #expect(change.first?.state?["device"]?.string == "landscape-left", "\(change)")
             #expect(generator.log.allSatisfy { $0.isEvent || $0.errorCode == nil }, "\(generator.log)")

@@ -85,16 +85,10 @@ extension EmulatedDeviceTests {
         @Test func aRemovedAccelerometerIsAbsentUntilItReturns() async throws {
             var fixture = AccelerometerFixture()
             fixture.trigger = .none
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            try feed.hold(.normal)
-            _ = try await client.nextChange()
+            var rig = try await GeneratingDaemon(fixture: fixture)
+            let (testbed, daemon, client) = (rig.testbed, rig.daemon, rig.client)
+            _ = try await rig.turn(to: .normal)
+            var feed = rig.feed
             try await daemon.waitUntilRead(feed.written, via: client)
             #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
 
@@ -120,19 +114,13 @@ extension EmulatedDeviceTests {
         /// The same with a trigger device that stays while the accelerometer goes (HID sensors), several times in a
         /// row: after each return the daemon sets the trigger again, and a second client that never generated is
         /// answered throughout.
-        @Test func anAccelerometerWithATriggerReturnsAgainAndAgain() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
+        @Test(arguments: Reliability.runs)
+        func anAccelerometerWithATriggerReturnsAgainAndAgain(run: Int) async throws {
+            var rig = try await GeneratingDaemon()
+            let (fixture, testbed, daemon, client) = (rig.fixture, rig.testbed, rig.daemon, rig.client)
             let bystander = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            try feed.hold(.normal)
-            _ = try await client.nextChange()
+            _ = try await rig.turn(to: .normal)
+            var feed = rig.feed
             try await daemon.waitUntilRead(feed.written, via: client)
             #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
 

@@ -98,28 +98,22 @@ extension EmulatedDeviceTests {
 
         /// A buffered accelerometer offering 10, 20, 50 and 100 Hz, captured at 50 Hz (`IdleRate=` 2), and a
         /// client generating; the buffer is on.
-        static func buffered(
-            _ testbed: Testbed
-        ) async throws -> (RunningDaemon, DaemonConnection, AccelerometerFixture) {
+        static func buffered() async throws -> GeneratingDaemon {
             var fixture = AccelerometerFixture()
             fixture.samplingFrequencyAvailable = "10 20 50 100"
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            #expect(await daemon.waitForBufferEnable("1", fixture))
-            #expect(try testbed.attribute(fixture.syspath, "sampling_frequency") == "50")
-            return (daemon, client, fixture)
+            let rig = try await GeneratingDaemon(fixture: fixture)
+            #expect(try rig.testbed.attribute(fixture.syspath, "sampling_frequency") == "50")
+            return rig
         }
 
         /// Still: 10 Hz (the lowest offered at or above 2 Hz) with a buffer, and so a watermark, of 5 scans: two
         /// wake-ups a second. The first scan of a turn brings back 50 Hz and a watermark of 2 (40 ms); the turn is
         /// decided; stopping puts back the frequency the device had.
         @Test func aBufferedDeviceSamplesSlowlyWhileStillAndAtTheFullRateOnMotion() async throws {
-            let testbed = Testbed()
-            let (daemon, client, fixture) = try await Self.buffered(testbed)
+            let rig = try await Self.buffered()
+            let (fixture, testbed, daemon, client) = (rig.fixture, rig.testbed, rig.daemon, rig.client)
             let attribute = { (name: String) in try? testbed.attribute(fixture.syspath, name) }
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            var feed = rig.feed
             try feed.hold(.normal, seconds: 2)
             #expect(
                 await daemon.process.waitUntil("10 Hz while still", timeout: .seconds(10)) {
@@ -140,12 +134,12 @@ extension EmulatedDeviceTests {
         /// A driver that refuses a new `sampling_frequency` (here the attribute cannot be written) keeps its rate:
         /// the daemon says so once and reads at the full rate, and turns are still decided.
         @Test func aRefusedSamplingFrequencyKeepsTheFullRate() async throws {
-            let testbed = Testbed()
-            let (daemon, client, fixture) = try await Self.buffered(testbed)
+            let rig = try await Self.buffered()
+            let (fixture, testbed, daemon, client) = (rig.fixture, rig.testbed, rig.daemon, rig.client)
             let path = testbed.rootDirectory + fixture.syspath + "/sampling_frequency"
             try FileManager.default.removeItem(atPath: path)
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            var feed = rig.feed
             try feed.hold(.normal, seconds: 2)
             try feed.hold(.leftUp, seconds: 2)
             let turned = try await client.events(until: "portrait") { $0.state?["device"]?.string == "portrait" }

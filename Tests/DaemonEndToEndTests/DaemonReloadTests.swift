@@ -21,17 +21,9 @@ extension EmulatedDeviceTests {
     /// file, or a `Supported=` that leaves nothing allowed, keeps the old configuration and says why.
     @Suite struct DaemonReloadTests {
         @Test func reloadAppliesAGoodChangeAndRefusesABadOne() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let (daemon, config) = try await Self.daemon(configuration: "[Policy]\nSupported=all\n", testbed: testbed)
-            let observer = try daemon.connect()
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            _ = try await observer.call("begin")
-            _ = try await observer.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            try feed.hold(.normal)
-            var change = try await observer.nextChange()
+            var rig = try await GeneratingDaemon(configuration: "[Policy]\nSupported=all\n")
+            let (daemon, observer, config) = (rig.daemon, rig.client, try #require(rig.configPath))
+            var change = try await rig.turn(to: .normal)
             #expect(change.last?.state?["interface"]?.string == "landscape-right", "\(change)")
 
             // A good change: an `allowed` event to the generating client, which stays connected.
@@ -43,8 +35,7 @@ extension EmulatedDeviceTests {
             #expect(change.last?.state?["interface"]?.string == "landscape-right", "\(change)")
             #expect(!observer.closedByDaemon)
             // The new mask is in force: portrait is not taken.
-            try feed.hold(.leftUp)
-            change = try await observer.nextChange(timeout: .seconds(10), "the change to leftUp")
+            change = try await rig.turn(to: .leftUp)
             #expect(change.map(\.event) == ["device"], "\(change)")
 
             // A bad file: the old configuration stays, the error names the file and line, the daemon serves on.

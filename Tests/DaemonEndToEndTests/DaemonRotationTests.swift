@@ -55,20 +55,14 @@ extension EmulatedDeviceTests {
         func tourGivesDeviceAndInterfaceEventsWithTheLandscapeInversion(mounting: DaemonMounting) async throws {
             var fixture = AccelerometerFixture()
             if let matrix = mounting.matrix { fixture.mountMatrices = [.udev: matrix] }
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            let started = try await client.nextEvent()
-            #expect(started.event == "sensor")
-            await daemon.waitForBufferEnable("1", fixture)
+            let rig = try await GeneratingDaemon(fixture: fixture)
+            let (daemon, client) = (rig.daemon, rig.client)
 
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            var feed = rig.feed
             feed.rawReading = mounting.raw
             var device = "unknown"
             var interface = "unknown"
-            var all = [started]
+            var all = [rig.started]
             for step in Self.tour {
                 try feed.hold(step.posture)
                 let change = try await client.nextChange(timeout: .seconds(10), "the change to \(step.posture)")
@@ -107,27 +101,17 @@ extension EmulatedDeviceTests {
             (Posture.rightUp, "portrait-upside-down", "portrait-upside-down", 270),
         ])
         func eachPoseHasItsRotation(posture: Posture, device: String, interface: String, rotation: Int) async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            try feed.hold(.normal)
-            let first = try await client.nextChange()
+            var rig = try await GeneratingDaemon()
+            let first = try await rig.turn(to: .normal)
             #expect(first.last?.state?["rotation"]?.integer == 0, "\(first)")
-            try feed.hold(posture)
-            let change = try await client.nextChange()
+            let change = try await rig.turn(to: posture)
             #expect(change.map(\.event) == ["device", "interface"], "\(change)")
             #expect(change.last?.previous == "landscape-right", "\(change)")
             #expect(change.last?.state?["device"]?.string == device, "\(change)")
             #expect(change.last?.state?["interface"]?.string == interface, "\(change)")
             #expect(change.last?.state?["rotation"]?.integer == rotation, "\(change)")
             DaemonContract.expectTransform(change.last?.state)
-            #expect(await daemon.stop() == .exited(0))
+            #expect(await rig.daemon.stop() == .exited(0))
         }
     }
 }

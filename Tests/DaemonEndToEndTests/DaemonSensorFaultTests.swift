@@ -29,20 +29,11 @@ extension EmulatedDeviceTests {
             var feed: AccelerometerFeed
 
             init(pollFallback: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-                fixture = AccelerometerFixture()
-                testbed = Testbed()
-                try testbed.add(fixture.description)
-                daemon = try await RunningDaemon(
-                    testbed: testbed,
-                    sandbox: try DaemonSandbox(),
-                    arguments: ["--rate", "50", "--poll-fallback-sec", pollFallback]
+                let rig = try await GeneratingDaemon(
+                    arguments: ["--rate", "50", "--poll-fallback-sec", pollFallback],
+                    sourceLocation: sourceLocation
                 )
-                client = try daemon.connect()
-                _ = try await client.call("begin")
-                let started = try await client.nextEvent()
-                #expect(started.event == "sensor", "\(started)", sourceLocation: sourceLocation)
-                await daemon.waitForBufferEnable("1", fixture, sourceLocation: sourceLocation)
-                feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+                (fixture, testbed, daemon, client, feed) = (rig.fixture, rig.testbed, rig.daemon, rig.client, rig.feed)
                 try feed.hold(.normal)
                 let change = try await client.nextChange()
                 #expect(
@@ -65,7 +56,8 @@ extension EmulatedDeviceTests {
 
         /// The buffer falls silent after it delivered: the daemon disables and enables it again (a driver that
         /// lost it after a resume gets it back), and capture goes on through the buffer without a `sensor` event.
-        @Test func aBufferThatFallsSilentIsEnabledAgain() async throws {
+        @Test(arguments: Reliability.runs)
+        func aBufferThatFallsSilentIsEnabledAgain(run: Int) async throws {
             var running = try await Running(pollFallback: "2")
             try running.loseTheBuffer()
             #expect(await running.daemon.waitForBufferEnable("1", running.fixture), "the buffer is enabled again")
@@ -90,7 +82,8 @@ extension EmulatedDeviceTests {
 
         /// A buffer that stays silent after it was enabled again is replaced by polling, and the raw attributes
         /// drive the orientation from then on.
-        @Test func aBufferThatStaysSilentIsReplacedByPolling() async throws {
+        @Test(arguments: Reliability.runs)
+        func aBufferThatStaysSilentIsReplacedByPolling(run: Int) async throws {
             let running = try await Running(pollFallback: "2")
             try running.loseTheBuffer()
             let client = running.client
@@ -119,7 +112,8 @@ extension EmulatedDeviceTests {
 
         /// A buffer that delivers a few scans after it was enabled again and then falls silent once more is
         /// polled, rather than disabled and enabled again for as long as someone generates.
-        @Test func aBufferThatFallsSilentAgainSoonAfterItWasEnabledAgainIsPolled() async throws {
+        @Test(arguments: Reliability.runs)
+        func aBufferThatFallsSilentAgainSoonAfterItWasEnabledAgainIsPolled(run: Int) async throws {
             var running = try await Running(pollFallback: "2")
             try running.loseTheBuffer()
             #expect(await running.daemon.waitForBufferEnable("1", running.fixture), "the buffer is enabled again")
@@ -144,7 +138,8 @@ extension EmulatedDeviceTests {
 
         /// Two samples more than 5 s apart (the IIO timestamp clock ran on through a suspend) make the daemon
         /// re-validate the buffer at once, long before the silence check could.
-        @Test func aClockJumpBetweenSamplesReenablesTheBuffer() async throws {
+        @Test(arguments: Reliability.runs)
+        func aClockJumpBetweenSamplesReenablesTheBuffer(run: Int) async throws {
             var running = try await Running(pollFallback: "10")
             try running.loseTheBuffer()
             running.feed.skip(seconds: 30)
@@ -165,16 +160,11 @@ extension EmulatedDeviceTests {
         /// Readings clipped at the limit of the range (one axis at 32767: a knock, or a stuck sensor) and readings
         /// of 0 on every axis carry no direction: from the first sample on, they never produce an orientation,
         /// the status says why, and plausible readings are used again as soon as they come.
-        @Test func saturatedAndZeroReadingsNeverRotate() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let client = try daemon.connect()
-            _ = try await client.call("begin")
-            _ = try await client.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+        @Test(arguments: Reliability.runs)
+        func saturatedAndZeroReadingsNeverRotate(run: Int) async throws {
+            let rig = try await GeneratingDaemon()
+            let (daemon, client) = (rig.daemon, rig.client)
+            var feed = rig.feed
 
             // Believed, this would be left edge up (portrait): x clipped at the top of le:s16.
             try feed.hold(raw: AxisValues(x: 32767, y: -1000, z: 0), seconds: 2)
@@ -213,7 +203,8 @@ extension EmulatedDeviceTests {
         /// finds a directory: EISDIR) is logged once and retried; when it keeps failing the sensor becomes `failed`
         /// with the reason in `status`, the daemon keeps serving, and the sensor is `active` again with orientation
         /// once the attribute reads again.
-        @Test func aLastingReadErrorFailsTheSensorUntilItReadsAgain() async throws {
+        @Test(arguments: Reliability.runs)
+        func aLastingReadErrorFailsTheSensorUntilItReadsAgain(run: Int) async throws {
             let polled = try await PolledDaemon()
             let (fixture, testbed, daemon, client, first) = (
                 polled.fixture, polled.testbed, polled.daemon, polled.client, polled.firstChange

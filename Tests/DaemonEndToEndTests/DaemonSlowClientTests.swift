@@ -21,8 +21,13 @@ extension EmulatedDeviceTests {
     /// Reliability, "slow consumer": a generating client never reads while 10,000 events are made (the issue's full
     /// count). It is dropped exactly at its bound (the change that took its queue past 256 KiB, not one before),
     /// the daemon's peak memory stays within three connections' bounds plus 4 MiB, and the reader gets every event.
+    ///
+    /// Reliability, "lagging consumer": a generating client that reads, but less than it is sent (below).
+    ///
+    /// Both run `ORIENTD_RELIABILITY_RUNS` times (``Reliability``).
     @Suite struct DaemonSlowClientTests {
-        @Test func aClientThatNeverReadsIsDroppedAtItsBoundAndTheOthersGetEveryEvent() async throws {
+        @Test(arguments: Reliability.runs)
+        func aClientThatNeverReadsIsDroppedAtItsBoundAndTheOthersGetEveryEvent(run: Int) async throws {
             let fixture = AccelerometerFixture()
             let testbed = Testbed()
             try testbed.add(fixture.description)
@@ -126,6 +131,54 @@ extension EmulatedDeviceTests {
             let limit = 256 * 1024
             #expect(dropped == 0 || queue[dropped - 1] <= limit, "queued \(queue[dropped - 1]) bytes, yet not dropped")
             #expect(queue[dropped] > limit, "dropped with \(queue[dropped]) bytes queued, within the bound")
+            #expect(await daemon.stop() == .exited(0))
+        }
+
+        /// A generating client that reads, but a tenth less than it is sent, while changes (constraint toggles) are
+        /// made in batches of 50: it is dropped for its unsent output (the daemon's log says so), the reader, which
+        /// reads everything, stays, and the daemon's peak memory grows by at most twice the 256 KiB queue plus
+        /// 1 MiB.
+        @Test(arguments: Reliability.runs)
+        func aClientThatReadsTooLittleIsDroppedAtItsBound(run: Int) async throws {
+            let rig = try await GeneratingDaemon()
+            let (daemon, laggard) = (rig.daemon, rig.client)
+            let resources = ProcessResources(pid: daemon.process.pid)
+            let reader = try daemon.connect()
+            _ = try await reader.call("begin")
+            let controller = try daemon.connect()
+            #expect(try await controller.call("status").result?["clients"]?.integer == 3)
+            try resources.resetPeakResident()
+            let residentBefore = resources.residentKiB
+
+            let masks = [#"{"mask": "portrait"}"#, #"{"mask": "landscape"}"#]
+            var changes = 0
+            var clients = 3
+            while clients == 3 && changes < 40_000 {
+                let lines = (0..<50).map { #"{"id": \#($0), "method": "constrain", "params": \#(masks[$0 % 2])}"# }
+                try controller.send(lines.joined(separator: "\n") + "\n")
+                for index in 0..<50 {
+                    _ = try await controller.next(timeout: .seconds(30), "the reply to toggle \(index)")
+                }
+                changes += 50
+                // The reader takes the whole batch (the reply to `get` is the barrier); the laggard nine tenths of it.
+                let before = reader.receivedByteCount
+                _ = try await reader.call("get", timeout: .seconds(30))
+                laggard.readAvailable(atMost: (reader.receivedByteCount - before) * 9 / 10)
+                if changes % 500 == 0 {
+                    clients = try await controller.call("status").result?["clients"]?.integer ?? -1
+                }
+            }
+            #expect(clients == 2, "after \(changes) changes, \(clients) clients (the laggard is not dropped)")
+            #expect(await laggard.waitUntilClosed(timeout: .seconds(30)), "the laggard is still connected")
+            let log = await daemon.log(showing: "its unsent output passed 256 KiB")
+            #expect(log.contains("a client that does not read"), "\(log)")
+            #expect(!reader.closedByDaemon, "the reader was dropped")
+            let peak = resources.peakResidentKiB
+            let bound = residentBefore + 2 * 256 + 1024
+            #expect(
+                peak <= bound,
+                "VmHWM \(peak) KiB over \(bound) KiB (VmRSS before \(residentBefore) KiB) after \(changes) changes"
+            )
             #expect(await daemon.stop() == .exited(0))
         }
     }

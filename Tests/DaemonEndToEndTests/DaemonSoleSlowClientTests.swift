@@ -20,19 +20,15 @@ extension EmulatedDeviceTests {
     /// stop the sensor cleanly and keep serving.
     @Suite struct DaemonSoleSlowClientTests {
         @Test func droppingTheOnlyGeneratingClientMidCaptureStopsTheSensorAndTheDaemonServesOn() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
-            let sluggard = try daemon.connect()
-            _ = try await sluggard.call("begin")
-            #expect(await daemon.waitForBufferEnable("1", fixture))
+            let rig = try await GeneratingDaemon()
+            let (fixture, daemon) = (rig.fixture, rig.daemon)
 
-            // Each turn is a change with two events (device, interface) of about 450 bytes; the
-            // sluggard never reads, so its output passes 256 KiB within a few hundred turns.
+            // Each turn is a change with two events (device, interface) of about 450 bytes; the rig's
+            // client, the sluggard, never reads after its sensor event, so its output passes 256 KiB
+            // within a few hundred turns.
             // An observer that never begins (so it gets no events) watches the connection count.
             let observer = try daemon.connect()
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
+            var feed = rig.feed
             var turns = 0
             var dropped = false
             while turns < 3000 && !dropped {

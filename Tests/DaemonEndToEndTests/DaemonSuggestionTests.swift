@@ -23,28 +23,15 @@ extension EmulatedDeviceTests {
     @Suite struct DaemonSuggestionTests {
         /// A generating observer on a daemon with `configuration`, in the normal pose (interface landscape-right).
         struct Setup {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
             let daemon: RunningDaemon
             let config: String
             let observer: DaemonConnection
             var feed: AccelerometerFeed
 
             init(configuration: String) async throws {
-                try testbed.add(fixture.description)
-                let sandbox = try DaemonSandbox()
-                config = sandbox.directory + "/orientd.conf"
-                try configuration.write(toFile: config, atomically: true, encoding: .utf8)
-                daemon = try await RunningDaemon(
-                    testbed: testbed,
-                    sandbox: sandbox,
-                    arguments: RunningDaemon.defaultArguments + ["--config", config]
-                )
-                observer = try daemon.connect()
-                feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-                _ = try await observer.call("begin")
-                _ = try await observer.nextEvent()
-                await daemon.waitForBufferEnable("1", fixture)
+                let rig = try await GeneratingDaemon(configuration: configuration)
+                (daemon, observer, feed) = (rig.daemon, rig.client, rig.feed)
+                config = try #require(rig.configPath)
                 try feed.hold(.normal)
                 let change = try await observer.nextChange()
                 #expect(change.last?.state?["interface"]?.string == "landscape-right", "\(change)")

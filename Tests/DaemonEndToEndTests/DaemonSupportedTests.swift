@@ -21,27 +21,12 @@ extension EmulatedDeviceTests {
     /// turned to an allowed pose.
     @Suite struct DaemonSupportedTests {
         @Test func supportedPortraitOnAMachineHeldInLandscapeResolvesToPortrait() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            let config = sandbox.directory + "/orientd.conf"
-            try "[Policy]\nSupported=portrait\n".write(toFile: config, atomically: true, encoding: .utf8)
-            let daemon = try await RunningDaemon(
-                testbed: testbed,
-                sandbox: sandbox,
-                arguments: RunningDaemon.defaultArguments + ["--config", config]
-            )
-            let client = try daemon.connect()
-            var feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-            let begun = try await client.call("begin")
-            #expect(begun.result?["state"]?["interface"]?.string == "unknown", "\(begun)")
-            _ = try await client.nextEvent()
-            await daemon.waitForBufferEnable("1", fixture)
+            var rig = try await GeneratingDaemon(configuration: "[Policy]\nSupported=portrait\n")
+            let daemon = rig.daemon
+            #expect(rig.begun.result?["state"]?["interface"]?.string == "unknown", "\(rig.begun)")
 
             // Held as a laptop (landscape): the device says so, the interface takes the only allowed orientation.
-            try feed.hold(.normal)
-            let change = try await client.nextChange(timeout: .seconds(10), "the first classification")
+            let change = try await rig.turn(to: .normal)
             #expect(change.map(\.event) == ["device", "interface"], "\(change)")
             #expect(change.last?.state?["device"]?.string == "landscape-left", "\(change)")
             #expect(change.last?.state?["interface"]?.string == "portrait", "\(change)")

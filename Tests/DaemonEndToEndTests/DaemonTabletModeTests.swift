@@ -37,25 +37,15 @@ extension EmulatedDeviceTests {
             }
 
             init(autoRotate: String, tabletSwitches: [TabletSwitchFixture]) async throws {
-                testbed = Testbed()
-                fixture = AccelerometerFixture()
-                try testbed.add(fixture.description)
+                let testbed = Testbed()
                 for tabletSwitch in tabletSwitches { try tabletSwitch.add(to: testbed) }
-                let sandbox = try DaemonSandbox()
-                let config = sandbox.directory + "/orientd.conf"
-                configPath = config
-                try "[Policy]\nAutoRotate=\(autoRotate)\n".write(toFile: config, atomically: true, encoding: .utf8)
-                daemon = try await RunningDaemon(
+                let rig = try await GeneratingDaemon(
                     testbed: testbed,
-                    sandbox: sandbox,
-                    arguments: RunningDaemon.defaultArguments + ["--config", config, "--verbose"]
+                    configuration: "[Policy]\nAutoRotate=\(autoRotate)\n",
+                    arguments: RunningDaemon.defaultArguments + ["--verbose"]
                 )
-                client = try daemon.connect()
-                _ = try await client.call("begin")
-                let started = try await client.nextEvent(timeout: .seconds(10), "the sensor event")
-                #expect(started.event == "sensor", "\(started)")
-                feed = AccelerometerFeed(fixture: fixture, testbed: testbed)
-                await daemon.waitForBufferEnable("1", fixture)
+                (self.testbed, fixture, daemon, client, feed) = (testbed, rig.fixture, rig.daemon, rig.client, rig.feed)
+                configPath = try #require(rig.configPath)
             }
 
             /// Holds `posture` and takes the change it makes.

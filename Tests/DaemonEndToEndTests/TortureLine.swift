@@ -15,8 +15,7 @@ import Foundation
 import OrientdTestKit
 
 /// The protocol torture corpus, `Tests/Corpus/protocol-torture.json`: the lines the torture test sends, and the mix
-/// it draws them from. `scripts/reliability.py` reads the same file, so the test and `make reliability` send the same
-/// kinds of lines in the same proportions.
+/// it draws them from. A line added to the file is sent by the test.
 struct TortureCorpus: Decodable {
     /// One kind of line and its share of the lines drawn.
     struct Share: Decodable {

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import IIOSensor
+import OrientdTestSupport
 import Testing
 
 /// The kernel's scan element type, `[be|le]:[s|u]bits/storagebits[Xrepeat]>>shift`, as real
@@ -275,7 +276,7 @@ import Testing
     /// Every valid format on random slots decodes to the value a slow bit-by-bit reading gives,
     /// within the format's range.
     @Test func decodingMatchesABitByBitReading() throws {
-        var random = ScanTestRandom(seed: 0x5CA1_AB1E)
+        var random = SeededGenerator(seed: 0x5CA1_AB1E)
         var checked = 0
         for storageBits in [8, 16, 32, 64] {
             for bits in 1...storageBits {
@@ -306,7 +307,7 @@ import Testing
     /// Mangled texts never trap: each either parses to a format that spells itself back, or is
     /// rejected with an error that quotes it.
     @Test func mangledTextsParseOrAreRejected() {
-        var random = ScanTestRandom(seed: 0xF0_22ED)
+        var random = SeededGenerator(seed: 0xF0_22ED)
         let alphabet = Array("belsuSUX:/>0123456789 \n-é")
         var accepted = 0
         var rejected = 0
@@ -346,23 +347,6 @@ import Testing
         let isNegative = format.isSigned && value >> (format.bits - 1) & 1 == 1
         if isNegative && format.bits < 64 { value &-= Int64(1) << format.bits }
         return value
-    }
-}
-
-/// SplitMix64: the same slots on every run.
-struct ScanTestRandom {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import EngineFakes
 import IIOSensor
 import OrientationCore
 import Testing

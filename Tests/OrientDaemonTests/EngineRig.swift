@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import EngineFakes
 import Logging
 import OrientClient
 import OrientProtocol
@@ -24,29 +25,7 @@ import Testing
 import Glibc
 #endif
 
-/// The sensor as the engine sees it, for unit tests of the engine: it starts and stops at once, as
-/// ``AccelerometerSensor`` does, and reports its status changes to the delegate it was made with.
-final class FakeSensor: EngineSensor {
-    private(set) var status = SensorState.stopped
-    /// The accelerometer found; nil: the machine has none (starting makes the sensor `absent`).
-    var accelerometer: Accelerometer?
-    private(set) var starts = 0
-    private(set) var stops = 0
-    /// The pace the engine asked for last; every start is at the full pace.
-    private(set) var pace = SensorPace.full
-    /// Every pace change the engine asked for, in order.
-    private(set) var paces: [SensorPace] = []
-    /// Whether the engine closed it (it then reports nothing).
-    private(set) var isClosed = false
-    /// Which accelerometer it stands for; set by the factory.
-    fileprivate(set) var location = SensorLocation.display
-    /// The engine, as the sensor factory hands it over.
-    fileprivate weak var delegate: (any AccelerometerSensorDelegate)?
-    var mode: CaptureMode? { status == .active ? .poll : nil }
-    var fellBack: Bool { false }
-    var samplesRead: Int { 0 }
-    var lastError: String? { nil }
-
+extension FakeSensor {
     /// A display accelerometer with the identity matrix.
     static let displayAccelerometer = Accelerometer(
         id: "iio:device0",
@@ -73,76 +52,6 @@ final class FakeSensor: EngineSensor {
         base.location = .base
         return base
     }()
-
-    init(accelerometer: Accelerometer? = FakeSensor.displayAccelerometer) {
-        self.accelerometer = accelerometer
-    }
-
-    func start() {
-        guard status == .stopped else { return }
-        starts += 1
-        pace = .full
-        report(accelerometer == nil ? .absent : .active)
-    }
-
-    func stop() {
-        stops += 1
-        report(.stopped)
-    }
-
-    func close() {
-        status = .stopped
-        isClosed = true
-    }
-
-    func refreshDiscovery() {
-        guard !isClosed else { return }
-        delegate?.accelerometerDiscoveryChanged(at: location)
-    }
-
-    func setPace(_ new: SensorPace) {
-        pace = new
-        paces.append(new)
-    }
-
-    /// The status becomes `new` (a device removed: `.absent`; a failed capture: `.failed`).
-    func report(_ new: SensorState) {
-        guard new != status, !isClosed else { return }
-        let previous = status
-        status = new
-        delegate?.accelerometer(at: location, changedStatusFrom: previous, to: new)
-    }
-}
-
-/// Hands the engine the rig's fake sensors: the display's, and the base's (one without an accelerometer unless the
-/// test gives one).
-final class FakeSensorFactory: SensorFactory {
-    private var display: FakeSensor?
-    private var base: FakeSensor?
-    /// Every sensor made, in order: the rig's two first, then replacements with the same accelerometers.
-    private(set) var made: [FakeSensor] = []
-
-    init(display: FakeSensor, base: FakeSensor?) {
-        self.display = display
-        self.base = base ?? FakeSensor(accelerometer: nil)
-    }
-
-    /// The rig's sensor for the location the first time; a new one with the same accelerometer after that (the
-    /// engine replaced its sensors).
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
-        let isBase = options.location == .base
-        let given = isBase ? base : display
-        let sensor =
-            given.map { $0.isClosed ? FakeSensor(accelerometer: $0.accelerometer) : $0 }
-            ?? FakeSensor(accelerometer: nil)
-        if isBase { base = sensor } else { display = sensor }
-        sensor.location = options.location
-        sensor.delegate = delegate
-        made.append(sensor)
-        return sensor
-    }
-
-    var now: Double { 0 }
 }
 
 /// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded), and how
@@ -204,7 +113,7 @@ final class EngineRig {
     init(
         settings: DaemonSettings = DaemonSettings(),
         stateDirectory: String,
-        sensor: FakeSensor = FakeSensor(),
+        sensor: FakeSensor = FakeSensor(accelerometer: FakeSensor.displayAccelerometer),
         baseSensor: FakeSensor? = nil,
         log: RecordingLog = RecordingLog()
     ) throws {

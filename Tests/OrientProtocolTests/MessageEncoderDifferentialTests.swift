@@ -14,6 +14,7 @@
 import FoundationEssentials
 import OrientProtocol
 import OrientationCore
+import OrientdTestSupport
 import Testing
 
 /// The daemon's own JSON writer against FoundationEssentials' `JSONEncoder`, which wrote the daemon's lines
@@ -86,7 +87,7 @@ import Testing
 
     @Test(arguments: seeds)
     func events(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
             let name = OrientationEvent.Name.allCases.randomElement(using: &random)!
             let event =
@@ -102,7 +103,7 @@ import Testing
 
     @Test(arguments: seeds)
     func errors(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let error = ProtocolError(ProtocolError.Code.allCases.randomElement(using: &random)!, random.text())
@@ -112,7 +113,7 @@ import Testing
 
     @Test(arguments: seeds)
     func stateResults(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let state = random.state()
@@ -126,7 +127,7 @@ import Testing
 
     @Test(arguments: seeds)
     func helloResults(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let hello = HelloResult(
@@ -140,7 +141,7 @@ import Testing
 
     @Test(arguments: seeds)
     func statusResults(seed: UInt64) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
             let id = random.requestID()
             let report = random.statusReport()
@@ -161,27 +162,13 @@ import Testing
     }
 }
 
-/// SplitMix64: random values that a seed reproduces, so that a failing case can be run again.
-private struct SeededRandom: RandomNumberGenerator {
-    private var current: UInt64
-
-    init(seed: UInt64) {
-        current = seed
-    }
-
-    mutating func next() -> UInt64 {
-        current &+= 0x9E37_79B9_7F4A_7C15
-        var z = current
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The draws of the differential tests.
+extension SeededGenerator {
     mutating func chance(_ probability: Double) -> Bool {
         Double.random(in: 0..<1, using: &self) < probability
     }
 
-    mutating func optional<T>(_ make: (inout SeededRandom) -> T) -> T? {
+    mutating func optional<T>(_ make: (inout SeededGenerator) -> T) -> T? {
         chance(0.3) ? nil : make(&self)
     }
 

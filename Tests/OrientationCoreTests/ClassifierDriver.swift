@@ -13,28 +13,7 @@
 
 import Foundation
 import OrientationCore
-
-/// Deterministic noise (SplitMix64 with a fixed seed): the same samples on every run.
-struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [−1, 1].
-    mutating func symmetric() -> Double {
-        Double(next() >> 11) / Double(1 << 53) * 2 - 1
-    }
-}
+import OrientdTestSupport
 
 /// Directions of gravity in the panel frame of ORIENTATION.md (unit vectors).
 enum Gravity {
@@ -76,7 +55,8 @@ struct ClassifierDriver {
     var noise: Double
     /// The time of the next sample.
     var time: Double = 0
-    private var random = SplitMix64(seed: 0x0DE1_7A5E)
+    /// Deterministic noise: the same samples on every run.
+    private var random = SeededGenerator(seed: 0x0DE1_7A5E)
     /// Every device orientation taken, in order (the initial `unknown` not included).
     private(set) var devices: [DeviceOrientation] = []
     /// Every pose taken, in order.

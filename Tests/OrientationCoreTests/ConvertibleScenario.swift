@@ -13,6 +13,7 @@
 
 import Glibc
 import OrientationCore
+import OrientdTestSupport
 
 /// A generated two-accelerometer trace of a convertible in use, with the truth of every moment, for scoring the
 /// hinge monitor. Made at test time from a seed; nothing is committed.
@@ -415,7 +416,7 @@ struct ConvertibleScenario {
 
     /// The trace, one moment a line.
     func moments() -> [Moment] {
-        var random = SplitMix64(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var moments: [Moment] = []
         let first = segments[0].pose
         var start = Pose(angle: first.angle, roll: first.roll, pitch: first.pitch, yaw: 0, spin: 0)
@@ -500,7 +501,7 @@ struct ConvertibleScenario {
     }
 }
 
-extension SplitMix64 {
+extension SeededGenerator {
     /// A standard normal value (Box–Muller).
     mutating func normal() -> Double {
         let u = max((symmetric() + 1) / 2, 1e-12)

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import OrientationCore
+import OrientdTestSupport
 import Testing
 
 /// The writer of the trace format of CLASSIFIER.md: what it writes, ``TraceReader`` reads back.
@@ -119,7 +120,7 @@ import Testing
     /// Samples with magnitudes from 1e-7 to 1e11, times drifting like a real clock, and binary
     /// fractions that land on exact ties.
     static func randomSamples(count: Int) -> [Sample] {
-        var random = TraceWriterRandom(seed: 0x7EA_CE5)
+        var random = SeededGenerator(seed: 0x7EA_CE5)
         var time = 1_234.5
         var samples: [Sample] = []
         for index in 0..<count {
@@ -192,29 +193,9 @@ import Testing
     }
 }
 
-/// SplitMix64: the same samples on every run.
-private struct TraceWriterRandom {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double {
-        Double(next() >> 11) / Double(1 << 53)
-    }
-
+extension SeededGenerator {
     /// A mantissa in [1, 10) times a power of ten between the bounds.
-    mutating func powerOfTen(from low: Int, to high: Int) -> Double {
+    fileprivate mutating func powerOfTen(from low: Int, to high: Int) -> Double {
         var value = 1 + unit() * 9
         let exponent = low + Int(next() % UInt64(high - low + 1))
         for _ in 0..<exponent.magnitude {

@@ -178,6 +178,13 @@ package final class DaemonConnection {
         return log.count - before
     }
 
+    /// Reads at most `limit` bytes of what the socket holds now, without waiting: a client that reads less than it is
+    /// sent. Returns the bytes read.
+    @discardableResult
+    package func readAvailable(atMost limit: Int) -> Int {
+        receive(waitingMilliseconds: 0, atMost: limit)
+    }
+
     /// Waits until the daemon closes the connection, reading (and keeping) what it sends before.
     /// - Returns: whether it closed before `timeout`.
     package func waitUntilClosed(timeout: Duration = .seconds(10)) async -> Bool {
@@ -203,15 +210,17 @@ package final class DaemonConnection {
         if receive(waitingMilliseconds: 20) == 0 { await Task.yield() }
     }
 
-    /// Polls for up to `waitingMilliseconds`, then reads until the socket is empty; returns the bytes read.
-    private func receive(waitingMilliseconds: Int32) -> Int {
-        guard fd >= 0, !closedByDaemon else { return 0 }
+    /// Polls for up to `waitingMilliseconds`, then reads until the socket is empty (or `limit` bytes are read);
+    /// returns the bytes read.
+    private func receive(waitingMilliseconds: Int32, atMost limit: Int = .max) -> Int {
+        guard fd >= 0, !closedByDaemon, limit > 0 else { return 0 }
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, waitingMilliseconds) > 0 else { return 0 }
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        while total < limit {
+            let wanted = min(chunk.count, limit - total)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, wanted, 0) }
             if count > 0 {
                 total += count
                 receivedByteCount += count

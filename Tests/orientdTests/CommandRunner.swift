@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import OrientdTestSupport
 import Testing
 
 /// Runs a built executable of this package (or any program) and collects what it printed.
@@ -42,30 +43,11 @@ struct CommandRunner {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `executable` with `arguments`, feeding `input` on standard input.
+    /// Runs `executable` with `arguments`, feeding `input` on standard input (through ``ProgramRun``: only the
+    /// standard descriptors inherited, output in files, a guard against a run that never ends).
     static func run(_ executable: URL, _ arguments: [String], input: String? = nil) throws -> Result {
-        // Output goes to files, not pipes: a chatty child can never block on a full pipe.
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outputURL = folder.appendingPathComponent("stdout")
-        let errorURL = folder.appendingPathComponent("stderr")
-        let inputURL = folder.appendingPathComponent("stdin")
-        try Data((input ?? "").utf8).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8)
-        )
+        let outcome = ProgramRun.run([executable.path] + arguments, input: input ?? "", timeout: .seconds(300))
+        return Result(status: outcome.status, standardOutput: outcome.output, standardError: outcome.errors)
     }
 
     /// A fresh temporary folder, removed by the caller.

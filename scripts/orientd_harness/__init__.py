@@ -11,14 +11,13 @@
 ##
 ##===----------------------------------------------------------------------===##
 
-"""What the measurement and reliability scripts share: the real orientd under umockdev, driven as clients do.
+"""What the measurement scripts share: the real orientd under umockdev, driven as clients do.
 
   device   the emulated accelerometer (umockdev): its description, scans, attributes, removal and return;
   daemon   `orientd run` as a context manager on a private socket and state directory;
   client   one JSON-lines client of the control socket;
   proc     readers of /proc: memory, CPU time, context switches, open files, the machine;
-  torture  the protocol torture corpus (Tests/Corpus/protocol-torture.json) and its random lines;
-  checks   running checks one PASS/FAIL/SKIP line each, with a summary.
+  figures  the machine a figure was measured on, percentiles.
 
 Importing any of them changes nothing: no folder is made, no handler installed, no device made, and
 umockdev's Python bindings are loaded only when a device is made.

@@ -11,12 +11,11 @@
 ##
 ##===----------------------------------------------------------------------===##
 
-"""Tests of the scripts' harness (scripts/orientd_harness): what the reliability and figure scripts rely on.
+"""Tests of the scripts' harness (scripts/orientd_harness): what the figure scripts rely on.
 
-    python3 -m unittest discover -s scripts/tests      (make reliability runs them first)
+    python3 -m unittest discover -s scripts/tests      (make test-scripts; make test runs them)
 
-They need no daemon build: a daemon that cannot start is played by a missing file and by /bin/false, and the
-checks' runner by plain functions. The reliability script's own failure path runs it on those two.
+They need no daemon build: a daemon that cannot start is played by a missing file and by /bin/false.
 """
 import json
 import os
@@ -30,7 +29,6 @@ import unittest
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, SCRIPTS)
 
-from orientd_harness import checks, torture  # noqa: E402
 from orientd_harness.client import Client  # noqa: E402
 from orientd_harness.daemon import Daemon, DaemonStartError  # noqa: E402
 from orientd_harness.proc import USS_GROUPS, rollup, uss_by_group, uss_by_mapping  # noqa: E402
@@ -43,8 +41,8 @@ class ImportTests(unittest.TestCase):
 import atexit, os, signal, sys, tempfile
 before = set(os.listdir(tempfile.gettempdir()))
 handler = signal.getsignal(signal.SIGTERM)
-import orientd_harness.checks, orientd_harness.client, orientd_harness.daemon, orientd_harness.device
-import orientd_harness.figures, orientd_harness.proc, orientd_harness.torture
+import orientd_harness.client, orientd_harness.daemon, orientd_harness.device, orientd_harness.figures
+import orientd_harness.proc
 after = set(os.listdir(tempfile.gettempdir()))
 print(sorted(after - before), signal.getsignal(signal.SIGTERM) is handler, atexit._ncallbacks(), "gi" in sys.modules)
 """
@@ -78,91 +76,6 @@ class DaemonStartTests(unittest.TestCase):
         self.assertIn("its log ends: orientd: cannot open the control socket", message)
 
 
-class ChecksTests(unittest.TestCase):
-    def run_checks(self, *functions):
-        results, lines = checks.Checks(width=8), []
-        real_print = print
-
-        def capture(*args, **_):
-            lines.append(" ".join(map(str, args)))
-        import builtins
-        builtins.print = capture
-        try:
-            for number, function in enumerate(functions):
-                results.run(f"c{number}", function)
-            status = results.summary()
-        finally:
-            builtins.print = real_print
-        return status, lines
-
-    def test_a_daemon_that_does_not_start_fails_its_check_and_the_others_run(self):
-        def refused():
-            raise DaemonStartError("the daemon did not start: it exited with status 1 before it listened")
-
-        def skipped():
-            raise checks.Skip("needs root")
-        status, lines = self.run_checks(lambda: (True, "fine"), refused, lambda: 1 / 0, skipped,
-                                        lambda: (False, "figures", ["detail"]))
-        self.assertEqual(status, 1)
-        self.assertEqual(lines, [
-            "c0       PASS  fine",
-            "c1       FAIL  the daemon did not start: it exited with status 1 before it listened",
-            "c2       FAIL  could not finish: ZeroDivisionError: division by zero",
-            "c3       SKIP  needs root",
-            "c4       FAIL  figures",
-            "    detail",
-            "summary  5 checks: 1 passed, 3 failed (c1, c2, c4), 1 skipped",
-        ])
-
-    def test_all_passing_exits_0(self):
-        status, lines = self.run_checks(lambda: (True, "a"), lambda: (True, "b"))
-        self.assertEqual((status, lines[-1]), (0, "summary  2 checks: 2 passed, 0 failed, 0 skipped"))
-
-    def test_a_seed_gives_each_check_the_same_draws_whatever_ran_before(self):
-        first = [checks.rng(7, "crash", 3).random() for _ in range(3)]
-        other = checks.rng(7, "torture")
-        [other.random() for _ in range(1000)]
-        self.assertEqual([checks.rng(7, "crash", 3).random() for _ in range(3)], first)
-        self.assertNotEqual([checks.rng(8, "crash", 3).random() for _ in range(3)], first)
-        self.assertNotEqual([checks.rng(7, "crash", 4).random() for _ in range(3)], first)
-
-
-class TortureCorpusTests(unittest.TestCase):
-    corpus = torture.load()
-
-    def test_every_wrong_request_is_a_json_object(self):
-        """Wrong requests must reach the request checks, not the parser: each is a JSON object."""
-        for request in self.corpus["wrongRequests"]:
-            self.assertIsInstance(json.loads(torture.fill(request["line"], 42)), dict, request["line"])
-
-    def test_no_line_that_is_not_json_parses_as_an_object(self):
-        for line in torture.not_json_lines(self.corpus):
-            try:
-                value = json.loads(line.decode("utf-8"))
-            except (ValueError, RecursionError):
-                continue
-            # Python reads a byte order mark and nesting deeper than 512 levels; the daemon does not.
-            self.assertTrue(not isinstance(value, dict) or line.startswith(b"\xef\xbb\xbf"), line[:40])
-
-    def test_every_good_request_is_a_json_object_with_the_id(self):
-        for template in self.corpus["goodRequests"]:
-            value = json.loads(torture.fill(template, 42))
-            self.assertIn(value["id"], (42, "s42"), template)
-
-    def test_the_same_seed_draws_the_same_lines_and_another_seed_others(self):
-        lines = torture.Lines(self.corpus)
-
-        def draw(seed):
-            rng = checks.rng(seed, "torture")
-            return [lines.line(rng, ident) for ident in range(2000)]
-        first = draw(1)
-        self.assertEqual(draw(1), first)
-        self.assertNotEqual(draw(2), first)
-        kinds = {expectation[0] for _, expectation in first}
-        self.assertEqual(kinds, {"error", "result", "any", "one-of"})
-        self.assertTrue(all(b"\n" not in line for line, _ in first))
-
-
 class ClientTests(unittest.TestCase):
     def test_a_call_returns_its_reply_and_keeps_the_events_before_it(self):
         with tempfile.TemporaryDirectory() as work:
@@ -188,31 +101,6 @@ class ClientTests(unittest.TestCase):
             client.close()
             thread.join()
             server.close()
-
-
-class FailurePathTests(unittest.TestCase):
-    """The reliability script on a daemon that does not start: every check fails with the reason, none is left
-    out, and the exit status is 1."""
-
-    def run_reliability(self, orientd):
-        return subprocess.run([os.path.join(SCRIPTS, "reliability.py"), orientd, "--only", "torture,churn,sighup"],
-                              capture_output=True, text=True, timeout=120)
-
-    def test_a_missing_daemon_fails_every_check(self):
-        out = self.run_reliability("/nonexistent/orientd")
-        lines = out.stdout.splitlines()[2:]
-        self.assertEqual(out.returncode, 1, out.stderr)
-        self.assertEqual([line.split()[:2] for line in lines],
-                         [["torture", "FAIL"], ["churn", "FAIL"], ["sighup", "FAIL"], ["summary", "3"]])
-        self.assertIn("cannot run /nonexistent/orientd: No such file or directory", lines[0])
-        self.assertEqual(lines[-1], "summary  3 checks: 0 passed, 3 failed (torture, churn, sighup), 0 skipped")
-
-    def test_a_daemon_that_exits_at_once_fails_every_check(self):
-        out = self.run_reliability("/bin/false")
-        self.assertEqual(out.returncode, 1, out.stderr)
-        fails = [line for line in out.stdout.splitlines() if " FAIL " in line]
-        self.assertEqual(len(fails), 3, out.stdout)
-        self.assertTrue(all("exited with status 1 before it listened" in line for line in fails), out.stdout)
 
 
 def smaps_mapping(start, end, perms, path, clean, dirty):

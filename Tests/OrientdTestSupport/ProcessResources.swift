@@ -13,6 +13,7 @@
 
 package import Foundation
 import Glibc
+import SystemSupport
 
 /// What `/proc` says about a running process (the daemon under test): resident memory and open files, for bounds
 /// tied to the design rather than to a measurement.
@@ -27,6 +28,14 @@ package struct ProcessResources {
     package var residentKiB: Int { field("VmRSS") }
     /// `VmHWM` (the peak of `VmRSS`), in KiB.
     package var peakResidentKiB: Int { field("VmHWM") }
+
+    /// Sets `VmHWM` back to the present `VmRSS` (`/proc/PID/clear_refs`), so that a peak measured afterwards is
+    /// the peak of what came since, not of the start-up (whose pages the daemon gives back a second after it).
+    package func resetPeakResident() throws {
+        let file = try FileDescriptor.open("/proc/\(pid)/clear_refs", O_WRONLY)
+        defer { file.close() }
+        try file.writeAll("5")
+    }
     /// The entries of `/proc/PID/fd`.
     package var openFileCount: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
@@ -50,22 +59,5 @@ package struct ProcessResources {
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
         }
         return -1
-    }
-}
-
-/// SplitMix64: a seeded generator, so that a failing random run can be repeated with its seed.
-package struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -68,6 +68,12 @@ package enum ProgramRun {
         package let output: String
         /// What it wrote on standard error (and why it was killed, if it was).
         package let errors: String
+
+        package init(status: Int32, output: String, errors: String) {
+            self.status = status
+            self.output = output
+            self.errors = errors
+        }
     }
 
     /// Runs `arguments` (the program found on `PATH`) to its end with `input` on standard input, its output in
