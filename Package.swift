@@ -151,7 +151,9 @@ let package = Package(
         // daemon under test and connections to it, a private system bus, the resources of a process.
         .target(
             name: "OrientdTestKit",
-            dependencies: ["CUmockdev", "CSystemd", "SystemSupport", "OrientProtocol", "OrientationCore", "OrientdTestSupport"],
+            dependencies: [
+                "CUmockdev", "CSystemd", "SystemSupport", "OrientProtocol", "OrientationCore", "OrientdTestSupport",
+            ],
             path: "Tests/OrientdTestKit"
         ),
         // The rigs themselves: what a child process gets, how it is stopped, the emulated scans.
