@@ -135,20 +135,18 @@ extension EmulatedDeviceTests {
         }
 
         /// A generating client that reads, but a tenth less than it is sent, while changes (constraint toggles) are
-        /// made in batches of 50: it is dropped for its unsent output (the daemon's log says so), the reader, which
-        /// reads everything, stays, and the daemon's peak memory grows by at most twice the 256 KiB queue plus
-        /// 1 MiB.
+        /// made in batches of 50: it is dropped for its unsent output (the daemon's log says so) and the reader, which
+        /// reads everything, stays. What its queue holds meanwhile (the written part removed) is
+        /// `ClientConnectionTests`: the daemon's peak memory does not show it, since the allocator reuses memory the
+        /// daemon already holds.
         @Test(arguments: Reliability.runs)
         func aClientThatReadsTooLittleIsDroppedAtItsBound(run: Int) async throws {
             let rig = try await GeneratingDaemon()
             let (daemon, laggard) = (rig.daemon, rig.client)
-            let resources = ProcessResources(pid: daemon.process.pid)
             let reader = try daemon.connect()
             _ = try await reader.call("begin")
             let controller = try daemon.connect()
             #expect(try await controller.call("status").result?["clients"]?.integer == 3)
-            try resources.resetPeakResident()
-            let residentBefore = resources.residentKiB
 
             let masks = [#"{"mask": "portrait"}"#, #"{"mask": "landscape"}"#]
             var changes = 0
@@ -173,12 +171,6 @@ extension EmulatedDeviceTests {
             let log = await daemon.log(showing: "its unsent output passed 256 KiB")
             #expect(log.contains("a client that does not read"), "\(log)")
             #expect(!reader.closedByDaemon, "the reader was dropped")
-            let peak = resources.peakResidentKiB
-            let bound = residentBefore + 2 * 256 + 1024
-            #expect(
-                peak <= bound,
-                "VmHWM \(peak) KiB over \(bound) KiB (VmRSS before \(residentBefore) KiB) after \(changes) changes"
-            )
             #expect(await daemon.stop() == .exited(0))
         }
     }
