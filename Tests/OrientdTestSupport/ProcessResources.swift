@@ -29,13 +29,6 @@ package struct ProcessResources {
     /// `VmHWM` (the peak of `VmRSS`), in KiB.
     package var peakResidentKiB: Int { field("VmHWM") }
 
-    /// Sets `VmHWM` back to the present `VmRSS` (`/proc/PID/clear_refs`), so that a peak measured afterwards is
-    /// the peak of what came since, not of the start-up (whose pages the daemon gives back a second after it).
-    package func resetPeakResident() throws {
-        let file = try FileDescriptor.open("/proc/\(pid)/clear_refs", O_WRONLY)
-        defer { file.close() }
-        try file.writeAll("5")
-    }
     /// The entries of `/proc/PID/fd`.
     package var openFileCount: Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
