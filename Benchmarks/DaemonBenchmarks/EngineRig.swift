@@ -82,7 +82,11 @@ private final class DroppedOutput: EngineOutput {
 private final class PaceOnlySensors: SensorFactory {
     private(set) var display: PaceOnlySensor?
 
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+    func makeSensor(
+        options: SensorOptions,
+        samples: any AccelerometerSampleSink,
+        delegate: any AccelerometerSensorDelegate
+    ) -> any EngineSensor {
         let sensor = PaceOnlySensor()
         if options.location == .display { display = sensor }
         return sensor

@@ -67,13 +67,14 @@ struct Record: ParsableCommand {
         }
         let writer = TraceRecording(loop: loop, logger: logger)
         // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
-        let recorder = DisplaySensor(loop: loop, options: options, logger: logger, delegate: writer)
+        let recorder = DisplaySensor(loop: loop, options: options, logger: logger, samples: writer, delegate: writer)
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
         let baseRecorder = AccelerometerSensor(
             loop: loop,
             options: options.forBase,
             logger: baseLogger,
+            samples: writer,
             delegate: writer
         )
         var sources: [AnyObject] = []

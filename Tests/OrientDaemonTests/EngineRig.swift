@@ -129,7 +129,11 @@ final class FakeSensorFactory: SensorFactory {
 
     /// The rig's sensor for the location the first time; a new one with the same accelerometer after that (the
     /// engine replaced its sensors).
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+    func makeSensor(
+        options: SensorOptions,
+        samples: any AccelerometerSampleSink,
+        delegate: any AccelerometerSensorDelegate
+    ) -> any EngineSensor {
         let isBase = options.location == .base
         let given = isBase ? base : display
         let sensor =

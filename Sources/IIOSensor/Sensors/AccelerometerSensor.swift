@@ -20,7 +20,8 @@ public import OrientationCore
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
 /// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
-/// every calibrated sample to its delegate. Stopped, it leaves nothing that wakes the process and the
+/// every calibrated sample to its sink (``AccelerometerSampleSink``); its status goes to its delegate
+/// (``AccelerometerSensorDelegate``). Stopped, it leaves nothing that wakes the process and the
 /// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
 /// is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it
 /// opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
@@ -33,12 +34,15 @@ public import OrientationCore
 /// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
 /// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
 /// readings (an axis at the limit of its range) count as silence, and a run of them is logged once; they reach the
-/// delegate only when the options hand them on (``SensorOptions/handsOnImplausibleReadings``: `orientd record` and
+/// sink only when the options hand them on (``SensorOptions/handsOnImplausibleReadings``: `orientd record` and
 /// the sensor probe, which show what the sensor reads). While the driver's motion gate (``MotionGate``) holds back
 /// the scans of a still device, the buffer is looked at every ``BufferWatch/Settings/gatedLookInterval`` instead,
 /// with one scan let through when nothing came since the last look.
 public final class AccelerometerSensor {
     let options: SensorOptions
+    /// Where the samples go (the hot path): the one that consumes them, called straight from here.
+    unowned let sink: any AccelerometerSampleSink
+    /// Where the status, and what is found while stopped, go: whoever manages the sensor.
     unowned let delegate: any AccelerometerSensorDelegate
     /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
     let shell: SensorShell<AccelerometerSensor>
@@ -79,11 +83,18 @@ public final class AccelerometerSensor {
     /// Samples read since the process started, including unusable ones that were not handed on.
     public internal(set) var samplesRead = 0
 
-    /// A stopped sensor reporting to `delegate`, which it holds unowned: the owner outlives its sensors, and closes
-    /// them (``close()``) before it lets them go. It listens for hotplug at once (an idle netlink socket costs no
-    /// wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+    /// A stopped sensor handing its samples to `samples` and reporting its status to `delegate`, both held unowned:
+    /// they outlive the sensor, and its owner closes it (``close()``) before letting it go. It listens for hotplug
+    /// at once (an idle netlink socket costs no wake-ups).
+    public init(
+        loop: EventLoop,
+        options: SensorOptions,
+        logger: Logger,
+        samples: any AccelerometerSampleSink,
+        delegate: any AccelerometerSensorDelegate
+    ) {
         self.options = options
+        sink = samples
         self.delegate = delegate
         shell = SensorShell("accelerometer", loop: loop, logger: logger, location: options.location, delegate: delegate)
         shell.attach(self, subsystem: "iio")
@@ -122,8 +133,9 @@ public final class AccelerometerSensor {
         shell.stop()
     }
 
-    /// Stops capture for good, restores the device and stops listening for hotplug, telling the delegate nothing:
-    /// for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it again.
+    /// Stops capture for good, restores the device and stops listening for hotplug, telling its sink and its delegate
+    /// nothing more: for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it
+    /// again.
     public func close() {
         shell.close()
     }

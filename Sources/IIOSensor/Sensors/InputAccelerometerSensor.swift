@@ -20,12 +20,16 @@ public import OrientationCore
 /// demand; the daemon uses it only while there is no IIO display accelerometer.
 ///
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
-/// calibrated reading to its delegate as the display's. Stopped, the node is closed: nothing wakes the process, and a
-/// polled driver stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up
-/// again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
+/// calibrated reading to its sink (``AccelerometerSampleSink``) as the display's; its status goes to its delegate
+/// (``AccelerometerSensorDelegate``). Stopped, the node is closed: nothing wakes the process, and a polled driver
+/// stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up again while
+/// it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
 /// reads the node.
 public final class InputAccelerometerSensor {
     private let options: SensorOptions
+    /// Where the samples go (the hot path): the one that consumes them, called straight from here.
+    private unowned let sink: any AccelerometerSampleSink
+    /// Where the status, what is found while stopped and the reading taken then go: whoever manages the sensor.
     private unowned let delegate: any AccelerometerSensorDelegate
     /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
     private let shell: SensorShell<InputAccelerometerSensor>
@@ -43,9 +47,16 @@ public final class InputAccelerometerSensor {
     /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
     public var pace: SensorPace { shell.pace }
 
-    /// A stopped sensor reporting to `delegate` (held unowned: the owner outlives it and closes it before letting it
-    /// go). It listens for hotplug of input devices at once (an idle netlink socket costs no wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+    /// A stopped sensor handing its samples to `samples` and reporting its status to `delegate`, both held unowned
+    /// (they outlive it, and its owner closes it before letting it go). It listens for hotplug of input devices at
+    /// once (an idle netlink socket costs no wake-ups).
+    public init(
+        loop: EventLoop,
+        options: SensorOptions,
+        logger: Logger,
+        samples: any AccelerometerSampleSink,
+        delegate: any AccelerometerSensorDelegate
+    ) {
         // Most machines have no input accelerometer, and this sensor is tried whenever the IIO one is absent.
         shell = SensorShell(
             "input accelerometer",
@@ -56,6 +67,7 @@ public final class InputAccelerometerSensor {
             delegate: delegate
         )
         self.options = options
+        sink = samples
         self.delegate = delegate
         shell.attach(self, subsystem: "input")
     }
@@ -76,7 +88,8 @@ public final class InputAccelerometerSensor {
         shell.stop()
     }
 
-    /// Stops for good, closes the node and stops listening for hotplug, telling the delegate nothing.
+    /// Stops for good, closes the node and stops listening for hotplug, telling its sink and its delegate nothing
+    /// more.
     public func close() {
         shell.close()
     }
@@ -114,13 +127,13 @@ public final class InputAccelerometerSensor {
         InputAccelerometerDiscovery.discover(uri: options.uri, device: options.device, mountMatrix: options.mountMatrix)
     }
 
-    /// A reading of the device (the hot path): counted, and handed to the delegate when usable (or when readings of
+    /// A reading of the device (the hot path): counted, and handed to the sink when usable (or when readings of
     /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
     func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
         if quality == .usable { shell.delivered() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
-        delegate.accelerometer(at: .display, captured: sample)
+        sink.accelerometer(at: .display, captured: sample)
     }
 
     /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.

@@ -20,6 +20,9 @@ import OrientationCore
 /// the sensor options change, and closed together.
 final class SensorSet {
     private let factory: any SensorFactory
+    /// Where the sensors' samples go, straight from each.
+    private unowned let sink: any AccelerometerSampleSink
+    /// Where their status goes.
     private unowned let delegate: any AccelerometerSensorDelegate
     /// The options the sensors were made with (the base one's derived: ``SensorOptions/forBase``).
     private(set) var options: SensorOptions
@@ -28,13 +31,20 @@ final class SensorSet {
     /// The base accelerometer's sensor: the hinge angle.
     private(set) var base: any EngineSensor
 
-    /// Makes both sensors, stopped, reporting to `delegate` (held unowned: it owns this set).
-    init(factory: any SensorFactory, options: SensorOptions, delegate: any AccelerometerSensorDelegate) {
+    /// Makes both sensors, stopped, handing their samples to `samples` and reporting to `delegate` (both held
+    /// unowned: the engine, which owns this set).
+    init(
+        factory: any SensorFactory,
+        options: SensorOptions,
+        samples: any AccelerometerSampleSink,
+        delegate: any AccelerometerSensorDelegate
+    ) {
         self.factory = factory
+        sink = samples
         self.delegate = delegate
         self.options = options
-        display = factory.makeSensor(options: options, delegate: delegate)
-        base = factory.makeSensor(options: options.forBase, delegate: delegate)
+        display = factory.makeSensor(options: options, samples: samples, delegate: delegate)
+        base = factory.makeSensor(options: options.forBase, samples: samples, delegate: delegate)
     }
 
     /// Looks for both accelerometers while stopped (their delegate hears what they found).
@@ -72,13 +82,13 @@ final class SensorSet {
     func replace(options new: SensorOptions, running: Bool) {
         close()
         options = new
-        display = factory.makeSensor(options: new, delegate: delegate)
-        base = factory.makeSensor(options: new.forBase, delegate: delegate)
+        display = factory.makeSensor(options: new, samples: sink, delegate: delegate)
+        base = factory.makeSensor(options: new.forBase, samples: sink, delegate: delegate)
         refreshDiscovery()
         if running { start() }
     }
 
-    /// Closes both for good, restoring the devices; they tell their delegate nothing more.
+    /// Closes both for good, restoring the devices; they tell their sink and their delegate nothing more.
     func close() {
         display.close()
         base.close()
