@@ -82,11 +82,7 @@ private final class DroppedOutput: EngineOutput {
 private final class PaceOnlySensors: SensorFactory {
     private(set) var display: PaceOnlySensor?
 
-    func makeSensor(
-        options: SensorOptions,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) -> any EngineSensor {
+    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
         let sensor = PaceOnlySensor()
         if options.location == .display { display = sensor }
         return sensor

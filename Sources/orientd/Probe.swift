@@ -36,7 +36,12 @@ struct Probe {
         options.handsOnImplausibleReadings = true
         let reader = FirstSamples(loop: loop)
         // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
-        let sensor = DisplaySensor(loop: loop, options: options, logger: logger, samples: reader, delegate: reader)
+        let sensor = DisplaySensor(
+            loop: loop,
+            options: options,
+            logger: logger,
+            reports: SensorReports(samples: reader, delegate: reader)
+        )
         var sources: [AnyObject] = []
         var interrupted = false
         do {

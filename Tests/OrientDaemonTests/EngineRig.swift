@@ -129,11 +129,7 @@ final class FakeSensorFactory: SensorFactory {
 
     /// The rig's sensor for the location the first time; a new one with the same accelerometer after that (the
     /// engine replaced its sensors).
-    func makeSensor(
-        options: SensorOptions,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) -> any EngineSensor {
+    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
         let isBase = options.location == .base
         let given = isBase ? base : display
         let sensor =
@@ -141,7 +137,7 @@ final class FakeSensorFactory: SensorFactory {
             ?? FakeSensor(accelerometer: nil)
         if isBase { base = sensor } else { display = sensor }
         sensor.location = options.location
-        sensor.delegate = delegate
+        sensor.delegate = reports.delegate
         made.append(sensor)
         return sensor
     }

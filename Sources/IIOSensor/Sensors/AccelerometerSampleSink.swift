@@ -13,7 +13,7 @@
 
 public import OrientationCore
 
-/// Where an accelerometer sensor's samples go, given to the sensor when it is made: the one that consumes them (the
+/// Where an accelerometer sensor's samples go, given to the sensor when it is made (``SensorReports``): the one that consumes them (the
 /// daemon's engine, a recording, the probe, a calibration), called straight from the sensor's capture, once a
 /// sample (the hot path). The sensor's status goes elsewhere, to whoever manages the sensor
 /// (``AccelerometerSensorDelegate``).

@@ -34,14 +34,16 @@ extension AccelerometerSensor {
         }
         guard quality == .usable else {
             unusable(sample, quality)
-            if options.handsOnImplausibleReadings { sink.accelerometer(at: options.location, captured: sample) }
+            if options.handsOnImplausibleReadings {
+                reports.samples.accelerometer(at: options.location, captured: sample)
+            }
             return
         }
         usableSamples += 1
         if let capturing = shell.capturing, capturing.probeCheck != nil { capturing.probeCheck = nil }
         shell.delivered()
         if anomaly != nil { anomalyEnded() }
-        sink.accelerometer(at: options.location, captured: sample)
+        reports.samples.accelerometer(at: options.location, captured: sample)
     }
 
     /// A read of the capture failed; it goes on reading, and the next good read recovers.

@@ -20,8 +20,8 @@ public import OrientationCore
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
 /// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
-/// every calibrated sample to its sink (``AccelerometerSampleSink``); its status goes to its delegate
-/// (``AccelerometerSensorDelegate``). Stopped, it leaves nothing that wakes the process and the
+/// every calibrated sample straight to the one that consumes them, its status to the one that manages it
+/// (``SensorReports``). Stopped, it leaves nothing that wakes the process and the
 /// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
 /// is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it
 /// opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
@@ -40,10 +40,8 @@ public import OrientationCore
 /// with one scan let through when nothing came since the last look.
 public final class AccelerometerSensor {
     let options: SensorOptions
-    /// Where the samples go (the hot path): the one that consumes them, called straight from here.
-    unowned let sink: any AccelerometerSampleSink
-    /// Where the status, and what is found while stopped, go: whoever manages the sensor.
-    unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the samples go (the hot path), and the rest.
+    let reports: SensorReports
     /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
     let shell: SensorShell<AccelerometerSensor>
     /// The loop of the sensor's sources, its shell's.
@@ -83,20 +81,19 @@ public final class AccelerometerSensor {
     /// Samples read since the process started, including unusable ones that were not handed on.
     public internal(set) var samplesRead = 0
 
-    /// A stopped sensor handing its samples to `samples` and reporting its status to `delegate`, both held unowned:
-    /// they outlive the sensor, and its owner closes it (``close()``) before letting it go. It listens for hotplug
-    /// at once (an idle netlink socket costs no wake-ups).
-    public init(
-        loop: EventLoop,
-        options: SensorOptions,
-        logger: Logger,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) {
+    /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive the sensor, and its
+    /// owner closes it, ``close()``, before letting it go). It listens for hotplug at once (an idle netlink socket
+    /// costs no wake-ups).
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
         self.options = options
-        sink = samples
-        self.delegate = delegate
-        shell = SensorShell("accelerometer", loop: loop, logger: logger, location: options.location, delegate: delegate)
+        self.reports = reports
+        shell = SensorShell(
+            "accelerometer",
+            loop: loop,
+            logger: logger,
+            location: options.location,
+            delegate: reports.delegate
+        )
         shell.attach(self, subsystem: "iio")
     }
 
@@ -164,7 +161,7 @@ public final class AccelerometerSensor {
             shell.accelerometer = nil
             logger.notice("no accelerometer yet", metadata: ["error": "\(error)"])
         }
-        delegate.accelerometerDiscoveryChanged(at: options.location)
+        reports.delegate.accelerometerDiscoveryChanged(at: options.location)
     }
 
     /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as

@@ -20,17 +20,15 @@ public import OrientationCore
 /// demand; the daemon uses it only while there is no IIO display accelerometer.
 ///
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
-/// calibrated reading to its sink (``AccelerometerSampleSink``) as the display's; its status goes to its delegate
-/// (``AccelerometerSensorDelegate``). Stopped, the node is closed: nothing wakes the process, and a polled driver
+/// calibrated reading as the display's straight to the one that consumes them, its status to the one that manages it
+/// (``SensorReports``). Stopped, the node is closed: nothing wakes the process, and a polled driver
 /// stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up again while
 /// it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
 /// reads the node.
 public final class InputAccelerometerSensor {
     private let options: SensorOptions
-    /// Where the samples go (the hot path): the one that consumes them, called straight from here.
-    private unowned let sink: any AccelerometerSampleSink
-    /// Where the status, what is found while stopped and the reading taken then go: whoever manages the sensor.
-    private unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the samples go (the hot path), and the rest.
+    private let reports: SensorReports
     /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
     private let shell: SensorShell<InputAccelerometerSensor>
     /// The loop of the sensor's sources, its shell's.
@@ -47,16 +45,10 @@ public final class InputAccelerometerSensor {
     /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
     public var pace: SensorPace { shell.pace }
 
-    /// A stopped sensor handing its samples to `samples` and reporting its status to `delegate`, both held unowned
-    /// (they outlive it, and its owner closes it before letting it go). It listens for hotplug of input devices at
-    /// once (an idle netlink socket costs no wake-ups).
-    public init(
-        loop: EventLoop,
-        options: SensorOptions,
-        logger: Logger,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) {
+    /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive it, and its owner
+    /// closes it before letting it go). It listens for hotplug of input devices at once (an idle netlink socket costs
+    /// no wake-ups).
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
         // Most machines have no input accelerometer, and this sensor is tried whenever the IIO one is absent.
         shell = SensorShell(
             "input accelerometer",
@@ -64,11 +56,10 @@ public final class InputAccelerometerSensor {
             loop: loop,
             logger: logger,
             location: .display,
-            delegate: delegate
+            delegate: reports.delegate
         )
         self.options = options
-        sink = samples
-        self.delegate = delegate
+        self.reports = reports
         shell.attach(self, subsystem: "input")
     }
 
@@ -115,12 +106,12 @@ public final class InputAccelerometerSensor {
                 "input accelerometer read at discovery",
                 metadata: ["reading": "\(reading.map { "\($0)" } ?? "none")"]
             )
-            delegate.accelerometer(at: .display, restingReading: reading)
+            reports.delegate.accelerometer(at: .display, restingReading: reading)
         } else if discovery.chosen == nil, accelerometer != nil {
-            delegate.accelerometer(at: .display, restingReading: nil)
+            reports.delegate.accelerometer(at: .display, restingReading: nil)
         }
         shell.accelerometer = discovery.chosen
-        delegate.accelerometerDiscoveryChanged(at: .display)
+        reports.delegate.accelerometerDiscoveryChanged(at: .display)
     }
 
     private func discover() -> InputAccelerometerDiscovery {
@@ -133,7 +124,7 @@ public final class InputAccelerometerSensor {
         samplesRead += 1
         if quality == .usable { shell.delivered() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
-        sink.accelerometer(at: .display, captured: sample)
+        reports.samples.accelerometer(at: .display, captured: sample)
     }
 
     /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.
@@ -153,7 +144,7 @@ extension InputAccelerometerSensor: SensorDriver {
 
     /// Its pose, known while stopped, is forgotten with it.
     func deviceRemoved() {
-        delegate.accelerometer(at: .display, restingReading: nil)
+        reports.delegate.accelerometer(at: .display, restingReading: nil)
     }
 
     /// Finds the device and opens it; the phase to enter.

@@ -21,7 +21,7 @@ package import OrientationCore
 /// subsystem (``InputAccelerometerSensor``): IIO wins. It manages both: it is the delegate of both and tells its own
 /// delegate one status, that of the sensor in use, so that a change from one to the other while generating (an IIO
 /// device plugged in or removed) reads as no change at all. Their samples do not pass through it: each hands them
-/// straight to the sink this sensor was made with.
+/// straight to the sink this sensor was made with (``SensorReports``).
 ///
 /// The input sensor is started only while the IIO sensor is wanted and absent, and stopped as soon as the IIO one has
 /// a device: its node is open only while someone generates and there is no IIO display accelerometer.
@@ -35,18 +35,13 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     /// The status last told to the delegate.
     private var reported = SensorState.stopped
 
-    /// Both sensors, stopped, handing their samples to `samples` and their status to this one, which reports to
-    /// `delegate`. Both are held unowned: they own this sensor, or outlive it.
-    package init(
-        loop: EventLoop,
-        options: SensorOptions,
-        logger: Logger,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) {
-        self.delegate = delegate
-        iio = AccelerometerSensor(loop: loop, options: options, logger: logger, samples: samples, delegate: self)
-        input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, samples: samples, delegate: self)
+    /// Both sensors, stopped, handing their samples straight to `reports.samples` and their status to this one,
+    /// which reports to `reports.delegate`.
+    package init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
+        delegate = reports.delegate
+        let managed = SensorReports(samples: reports.samples, delegate: self)
+        iio = AccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
+        input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
     }
 
     /// Whether the input accelerometer is the one in use: wanted, with no IIO one.

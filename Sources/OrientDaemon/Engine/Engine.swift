@@ -59,8 +59,7 @@ package final class Engine {
     private(set) lazy var sensors = SensorSet(
         factory: sensorFactory,
         options: settings.sensor,
-        samples: self,
-        delegate: self
+        reports: SensorReports(samples: self, delegate: self)
     )
     /// The device orientation of the display's accelerometer read once at its discovery (an input accelerometer:
     /// ``DisplaySensor``), nil without one.

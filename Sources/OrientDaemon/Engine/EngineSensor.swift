@@ -52,12 +52,8 @@ extension AccelerometerSensor: EngineSensor {}
 /// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
 package protocol SensorFactory {
     /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), handing its samples
-    /// to `samples` and reporting its status to `delegate`.
-    func makeSensor(
-        options: SensorOptions,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) -> any EngineSensor
+    /// to `reports.samples` and reporting its status to `reports.delegate`.
+    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor
     /// The loop's clock (cached: no system call), for putting the base sensor's samples on the display's clock.
     var now: Double { get }
 }

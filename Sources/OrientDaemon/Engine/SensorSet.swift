@@ -20,10 +20,8 @@ import OrientationCore
 /// the sensor options change, and closed together.
 final class SensorSet {
     private let factory: any SensorFactory
-    /// Where the sensors' samples go, straight from each.
-    private unowned let sink: any AccelerometerSampleSink
-    /// Where their status goes.
-    private unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the sensors' samples go, straight from each, and their status.
+    private let reports: SensorReports
     /// The options the sensors were made with (the base one's derived: ``SensorOptions/forBase``).
     private(set) var options: SensorOptions
     /// The display accelerometer's sensor: the orientation.
@@ -31,20 +29,13 @@ final class SensorSet {
     /// The base accelerometer's sensor: the hinge angle.
     private(set) var base: any EngineSensor
 
-    /// Makes both sensors, stopped, handing their samples to `samples` and reporting to `delegate` (both held
-    /// unowned: the engine, which owns this set).
-    init(
-        factory: any SensorFactory,
-        options: SensorOptions,
-        samples: any AccelerometerSampleSink,
-        delegate: any AccelerometerSensorDelegate
-    ) {
+    /// Makes both sensors, stopped, telling `reports` (the engine, which owns this set: held unowned).
+    init(factory: any SensorFactory, options: SensorOptions, reports: SensorReports) {
         self.factory = factory
-        sink = samples
-        self.delegate = delegate
+        self.reports = reports
         self.options = options
-        display = factory.makeSensor(options: options, samples: samples, delegate: delegate)
-        base = factory.makeSensor(options: options.forBase, samples: samples, delegate: delegate)
+        display = factory.makeSensor(options: options, reports: reports)
+        base = factory.makeSensor(options: options.forBase, reports: reports)
     }
 
     /// Looks for both accelerometers while stopped (their delegate hears what they found).
@@ -82,8 +73,8 @@ final class SensorSet {
     func replace(options new: SensorOptions, running: Bool) {
         close()
         options = new
-        display = factory.makeSensor(options: new, samples: sink, delegate: delegate)
-        base = factory.makeSensor(options: new.forBase, samples: sink, delegate: delegate)
+        display = factory.makeSensor(options: new, reports: reports)
+        base = factory.makeSensor(options: new.forBase, reports: reports)
         refreshDiscovery()
         if running { start() }
     }
