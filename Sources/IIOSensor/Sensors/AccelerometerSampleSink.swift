@@ -13,9 +13,9 @@
 
 public import OrientationCore
 
-/// Where an accelerometer sensor's samples go, given to the sensor when it is made (``SensorReports``): the one that consumes them (the
-/// daemon's engine, a recording, the probe, a calibration), called straight from the sensor's capture, once a
-/// sample (the hot path). The sensor's status goes elsewhere, to whoever manages the sensor
+/// Where an accelerometer sensor's samples go, given to the sensor when it is made (``SensorReports``): the one that
+/// consumes them (the daemon's engine, a recording, the probe, a calibration), called straight from the sensor's
+/// capture, once a sample (the hot path). The sensor's status goes elsewhere, to whoever manages the sensor
 /// (``AccelerometerSensorDelegate``).
 ///
 /// Each call names the sensor's ``SensorLocation``, so that one sink can take the display's samples and the base's.

@@ -18,13 +18,12 @@ public import OrientationCore
 /// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
 /// event loop, started and stopped on demand.
 ///
-/// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
-/// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
-/// every calibrated sample straight to the one that consumes them, its status to the one that manages it
-/// (``SensorReports``). Stopped, it leaves nothing that wakes the process and the
-/// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
-/// is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it
-/// opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
+/// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back to polling when the
+/// buffer delivers nothing within ``SensorOptions/pollFallback``), and hands every calibrated sample straight to the
+/// one that consumes them, its status to the one that manages it (``SensorReports``). Stopped, it leaves nothing that
+/// wakes the process and the device as it found it. It follows hotplug: a removed device makes it absent, a returning
+/// one is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how
+/// it opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
 /// (`+BufferWatch.swift`).
 ///
 /// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for

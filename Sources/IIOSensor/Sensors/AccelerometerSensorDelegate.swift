@@ -14,10 +14,10 @@
 public import OrientationCore
 
 /// What an accelerometer sensor (``AccelerometerSensor``, ``InputAccelerometerSensor``) tells whoever manages it,
-/// given to the sensor when it is made (``SensorReports``): each change of status, a device found or removed while the sensor is
-/// stopped, and the reading taken at discovery. Its samples go elsewhere, straight to the one that consumes them
-/// (``AccelerometerSampleSink``). Each call names the sensor's ``SensorLocation``, so that one owner can manage the
-/// display's sensor and the base's.
+/// given to the sensor when it is made (``SensorReports``): each change of status, a device found or removed while
+/// the sensor is stopped, and the reading taken at discovery. Its samples go elsewhere, straight to the one that
+/// consumes them (``AccelerometerSampleSink``). Each call names the sensor's ``SensorLocation``, so that one owner
+/// can manage the display's sensor and the base's.
 ///
 /// A sensor never calls its delegate once it is closed (``AccelerometerSensor/close()``), so an owner that replaces
 /// or drops a sensor closes it and hears nothing more from it.

@@ -21,10 +21,9 @@ public import OrientationCore
 ///
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
 /// calibrated reading as the display's straight to the one that consumes them, its status to the one that manages it
-/// (``SensorReports``). Stopped, the node is closed: nothing wakes the process, and a polled driver
-/// stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up again while
-/// it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
-/// reads the node.
+/// (``SensorReports``). Stopped, the node is closed: nothing wakes the process, and a polled driver stops measuring.
+/// It follows hotplug: a removed device makes it absent, a returning one is picked up again while it is wanted. Its
+/// phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and reads the node.
 public final class InputAccelerometerSensor {
     private let options: SensorOptions
     /// Where the samples go (the hot path), and the rest.
