@@ -109,12 +109,13 @@ struct Calibrate: ParsableCommand {
         var options = SensorOptions(device: device, mountMatrix: .identity, forcePolling: poll)
         options.rate = 20
         let run = CalibrationRun(loop: loop, output: output, stepTimeout: stepTimeout)
-        let display = DisplaySensor(loop: loop, options: options, logger: logger, delegate: run)
+        let reports = SensorReports(samples: run, delegate: run)
+        let display = DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         var baseOptions = options.forBase
         baseOptions.mountMatrix = .identity
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
-        let base = AccelerometerSensor(loop: loop, options: baseOptions, logger: baseLogger, delegate: run)
+        let base = AccelerometerSensor(loop: loop, options: baseOptions, logger: baseLogger, reports: reports)
         run.lastError = { [unowned display, unowned base] location in
             location == .base ? base.lastError : display.lastError
         }

@@ -15,9 +15,9 @@ import EventLoop
 import IIOSensor
 import OrientationCore
 
-/// The calibration on the event loop: the sensors' raw samples into the session, each step asked, taken or refused
-/// in turn, a step that waits too long ended.
-final class CalibrationRun: AccelerometerSensorDelegate {
+/// The calibration on the event loop: the sensors' raw samples into the session (their sink), each step asked, taken
+/// or refused in turn, a step that waits too long ended, a sensor gone or failing ending it (their delegate).
+final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate {
     private let loop: EventLoop
     private let output: CalibrationOutput
     private var session: CalibrationSession?

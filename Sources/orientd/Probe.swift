@@ -36,7 +36,12 @@ struct Probe {
         options.handsOnImplausibleReadings = true
         let reader = FirstSamples(loop: loop)
         // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
-        let sensor = DisplaySensor(loop: loop, options: options, logger: logger, delegate: reader)
+        let sensor = DisplaySensor(
+            loop: loop,
+            options: options,
+            logger: logger,
+            reports: SensorReports(samples: reader, delegate: reader)
+        )
         var sources: [AnyObject] = []
         var interrupted = false
         do {
@@ -76,8 +81,8 @@ struct Probe {
 }
 
 /// Keeps the probe's first sample, and ends the loop a few samples later, so that polling (if it took over) shows
-/// too.
-private final class FirstSamples: AccelerometerSensorDelegate {
+/// too. It manages the sensor with nothing to hear: the probe reads the sensor's status once started.
+private final class FirstSamples: AccelerometerSampleSink, AccelerometerSensorDelegate {
     private let loop: EventLoop
     private(set) var first: Sample?
     private var count = 0

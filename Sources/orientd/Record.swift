@@ -67,14 +67,15 @@ struct Record: ParsableCommand {
         }
         let writer = TraceRecording(loop: loop, logger: logger)
         // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
-        let recorder = DisplaySensor(loop: loop, options: options, logger: logger, delegate: writer)
+        let reports = SensorReports(samples: writer, delegate: writer)
+        let recorder = DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"
         let baseRecorder = AccelerometerSensor(
             loop: loop,
             options: options.forBase,
             logger: baseLogger,
-            delegate: writer
+            reports: reports
         )
         var sources: [AnyObject] = []
         do {

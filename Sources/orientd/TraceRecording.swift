@@ -16,9 +16,9 @@ import IIOSensor
 import Logging
 import OrientationCore
 
-/// Writes both sensors' samples to the trace, the base's on the display's clock, and says when the display
-/// accelerometer goes and returns.
-final class TraceRecording: AccelerometerSensorDelegate {
+/// Writes both sensors' samples to the trace, the base's on the display's clock (their sink), and says when the
+/// display accelerometer goes and returns (their delegate).
+final class TraceRecording: AccelerometerSampleSink, AccelerometerSensorDelegate {
     private let loop: EventLoop
     private let logger: Logger
     private let clocks = SensorClocks()

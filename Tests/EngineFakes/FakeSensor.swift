@@ -102,7 +102,7 @@ package final class FakeSensorFactory: SensorFactory {
 
     /// The given sensor for the location the first time; a new one with the same accelerometer after that (the
     /// engine replaced its sensors).
-    package func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+    package func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
         let isBase = options.location == .base
         let given = isBase ? base : display
         let sensor =
@@ -110,7 +110,7 @@ package final class FakeSensorFactory: SensorFactory {
             ?? FakeSensor(accelerometer: nil)
         if isBase { base = sensor } else { display = sensor }
         sensor.location = options.location
-        sensor.delegate = delegate
+        sensor.delegate = reports.delegate
         made.append(sensor)
         return sensor
     }

@@ -43,7 +43,6 @@ import Testing
     /// The owner: every change of status it hears.
     final class Owner: AccelerometerSensorDelegate {
         var changes: [String] = []
-        func accelerometer(at location: SensorLocation, captured sample: Sample) {}
         func accelerometer(
             at location: SensorLocation,
             changedStatusFrom previous: SensorState,

@@ -18,7 +18,7 @@ import OrientationCore
 /// What an ``AccelerometerSensor``'s capture reports: readings (the hot path), passing trouble, and its end.
 extension AccelerometerSensor {
     /// A reading of the capture (the hot path): counts, has the watch check the gap to the previous sample (no
-    /// clock read: the samples carry their time), and hands usable samples to the delegate.
+    /// clock read: the samples carry their time), and hands usable samples to the sink.
     /// `gated`: read through a motion gate, which holds back the scans of a still device (any gap is no jump).
     func captured(_ sample: Sample, quality: ReadingQuality, gated: Bool = false) {
         samplesRead += 1
@@ -34,14 +34,16 @@ extension AccelerometerSensor {
         }
         guard quality == .usable else {
             unusable(sample, quality)
-            if options.handsOnImplausibleReadings { delegate.accelerometer(at: options.location, captured: sample) }
+            if options.handsOnImplausibleReadings {
+                reports.samples.accelerometer(at: options.location, captured: sample)
+            }
             return
         }
         usableSamples += 1
         if let capturing = shell.capturing, capturing.probeCheck != nil { capturing.probeCheck = nil }
         shell.delivered()
         if anomaly != nil { anomalyEnded() }
-        delegate.accelerometer(at: options.location, captured: sample)
+        reports.samples.accelerometer(at: options.location, captured: sample)
     }
 
     /// A read of the capture failed; it goes on reading, and the next good read recovers.

@@ -18,12 +18,12 @@ public import OrientationCore
 /// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
 /// event loop, started and stopped on demand.
 ///
-/// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back
-/// to polling when the buffer delivers nothing within ``SensorOptions/pollFallback``), and hands
-/// every calibrated sample to its delegate. Stopped, it leaves nothing that wakes the process and the
-/// device as it found it. It follows hotplug: a removed device makes it absent, a returning one
-/// is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it
-/// opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
+/// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back to polling when the
+/// buffer delivers nothing within ``SensorOptions/pollFallback``), and hands every calibrated sample straight to the
+/// one that consumes them, its status to the one that manages it (``SensorReports``). Stopped, it leaves nothing that
+/// wakes the process and the device as it found it. It follows hotplug: a removed device makes it absent, a returning
+/// one is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how
+/// it opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
 /// (`+BufferWatch.swift`).
 ///
 /// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for
@@ -33,13 +33,14 @@ public import OrientationCore
 /// the sensor: the buffer is disabled and enabled again, and if it then stays silent for
 /// `pollFallback` seconds, the sensor is polled instead. Readings of 0 on every axis and clipped
 /// readings (an axis at the limit of its range) count as silence, and a run of them is logged once; they reach the
-/// delegate only when the options hand them on (``SensorOptions/handsOnImplausibleReadings``: `orientd record` and
+/// sink only when the options hand them on (``SensorOptions/handsOnImplausibleReadings``: `orientd record` and
 /// the sensor probe, which show what the sensor reads). While the driver's motion gate (``MotionGate``) holds back
 /// the scans of a still device, the buffer is looked at every ``BufferWatch/Settings/gatedLookInterval`` instead,
 /// with one scan let through when nothing came since the last look.
 public final class AccelerometerSensor {
     let options: SensorOptions
-    unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the samples go (the hot path), and the rest.
+    let reports: SensorReports
     /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
     let shell: SensorShell<AccelerometerSensor>
     /// The loop of the sensor's sources, its shell's.
@@ -79,13 +80,19 @@ public final class AccelerometerSensor {
     /// Samples read since the process started, including unusable ones that were not handed on.
     public internal(set) var samplesRead = 0
 
-    /// A stopped sensor reporting to `delegate`, which it holds unowned: the owner outlives its sensors, and closes
-    /// them (``close()``) before it lets them go. It listens for hotplug at once (an idle netlink socket costs no
-    /// wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+    /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive the sensor, and its
+    /// owner closes it, ``close()``, before letting it go). It listens for hotplug at once (an idle netlink socket
+    /// costs no wake-ups).
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
         self.options = options
-        self.delegate = delegate
-        shell = SensorShell("accelerometer", loop: loop, logger: logger, location: options.location, delegate: delegate)
+        self.reports = reports
+        shell = SensorShell(
+            "accelerometer",
+            loop: loop,
+            logger: logger,
+            location: options.location,
+            delegate: reports.delegate
+        )
         shell.attach(self, subsystem: "iio")
     }
 
@@ -122,8 +129,9 @@ public final class AccelerometerSensor {
         shell.stop()
     }
 
-    /// Stops capture for good, restores the device and stops listening for hotplug, telling the delegate nothing:
-    /// for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it again.
+    /// Stops capture for good, restores the device and stops listening for hotplug, telling its sink and its delegate
+    /// nothing more: for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it
+    /// again.
     public func close() {
         shell.close()
     }
@@ -152,7 +160,7 @@ public final class AccelerometerSensor {
             shell.accelerometer = nil
             logger.notice("no accelerometer yet", metadata: ["error": "\(error)"])
         }
-        delegate.accelerometerDiscoveryChanged(at: options.location)
+        reports.delegate.accelerometerDiscoveryChanged(at: options.location)
     }
 
     /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as

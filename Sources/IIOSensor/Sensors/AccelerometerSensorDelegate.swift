@@ -13,15 +13,15 @@
 
 public import OrientationCore
 
-/// What an ``AccelerometerSensor`` tells its owner, given to the sensor when it is made: every usable sample (the
-/// hot path), each change of status, and a device found or removed while the sensor is stopped. Each call names
-/// the sensor's ``SensorLocation``, so that one owner can hold the display's sensor and the base's.
+/// What an accelerometer sensor (``AccelerometerSensor``, ``InputAccelerometerSensor``) tells whoever manages it,
+/// given to the sensor when it is made (``SensorReports``): each change of status, a device found or removed while
+/// the sensor is stopped, and the reading taken at discovery. Its samples go elsewhere, straight to the one that
+/// consumes them (``AccelerometerSampleSink``). Each call names the sensor's ``SensorLocation``, so that one owner
+/// can manage the display's sensor and the base's.
 ///
 /// A sensor never calls its delegate once it is closed (``AccelerometerSensor/close()``), so an owner that replaces
 /// or drops a sensor closes it and hears nothing more from it.
 public protocol AccelerometerSensorDelegate: AnyObject {
-    /// A calibrated sample of the accelerometer at `location`.
-    func accelerometer(at location: SensorLocation, captured sample: Sample)
     /// The status of the sensor at `location` changed; it may be called from inside ``AccelerometerSensor/start()``
     /// and ``AccelerometerSensor/stop()``.
     func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState)
@@ -33,16 +33,17 @@ public protocol AccelerometerSensorDelegate: AnyObject {
 }
 
 extension AccelerometerSensorDelegate {
-    /// Nothing: an owner that only reads samples (a probe, a recording) needs no status.
+    /// Nothing: an owner that reads the status when it needs it (the probe, after the start) needs no report of its
+    /// changes.
     public func accelerometer(
         at location: SensorLocation,
         changedStatusFrom previous: SensorState,
         to current: SensorState
     ) {}
 
-    /// Nothing: an owner that only reads samples needs no discovery.
+    /// Nothing: an owner that names no accelerometer while stopped needs no discovery.
     public func accelerometerDiscoveryChanged(at location: SensorLocation) {}
 
-    /// Nothing: an owner that only reads samples needs no reading taken at discovery.
+    /// Nothing: an owner that shows no pose before capture needs no reading taken at discovery.
     public func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?) {}
 }

@@ -20,13 +20,14 @@ public import OrientationCore
 /// demand; the daemon uses it only while there is no IIO display accelerometer.
 ///
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
-/// calibrated reading to its delegate as the display's. Stopped, the node is closed: nothing wakes the process, and a
-/// polled driver stops measuring. It follows hotplug: a removed device makes it absent, a returning one is picked up
-/// again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and
-/// reads the node.
+/// calibrated reading as the display's straight to the one that consumes them, its status to the one that manages it
+/// (``SensorReports``). Stopped, the node is closed: nothing wakes the process, and a polled driver stops measuring.
+/// It follows hotplug: a removed device makes it absent, a returning one is picked up again while it is wanted. Its
+/// phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and reads the node.
 public final class InputAccelerometerSensor {
     private let options: SensorOptions
-    private unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the samples go (the hot path), and the rest.
+    private let reports: SensorReports
     /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
     private let shell: SensorShell<InputAccelerometerSensor>
     /// The loop of the sensor's sources, its shell's.
@@ -43,9 +44,10 @@ public final class InputAccelerometerSensor {
     /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
     public var pace: SensorPace { shell.pace }
 
-    /// A stopped sensor reporting to `delegate` (held unowned: the owner outlives it and closes it before letting it
-    /// go). It listens for hotplug of input devices at once (an idle netlink socket costs no wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, delegate: any AccelerometerSensorDelegate) {
+    /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive it, and its owner
+    /// closes it before letting it go). It listens for hotplug of input devices at once (an idle netlink socket costs
+    /// no wake-ups).
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
         // Most machines have no input accelerometer, and this sensor is tried whenever the IIO one is absent.
         shell = SensorShell(
             "input accelerometer",
@@ -53,10 +55,10 @@ public final class InputAccelerometerSensor {
             loop: loop,
             logger: logger,
             location: .display,
-            delegate: delegate
+            delegate: reports.delegate
         )
         self.options = options
-        self.delegate = delegate
+        self.reports = reports
         shell.attach(self, subsystem: "input")
     }
 
@@ -76,7 +78,8 @@ public final class InputAccelerometerSensor {
         shell.stop()
     }
 
-    /// Stops for good, closes the node and stops listening for hotplug, telling the delegate nothing.
+    /// Stops for good, closes the node and stops listening for hotplug, telling its sink and its delegate nothing
+    /// more.
     public func close() {
         shell.close()
     }
@@ -102,25 +105,25 @@ public final class InputAccelerometerSensor {
                 "input accelerometer read at discovery",
                 metadata: ["reading": "\(reading.map { "\($0)" } ?? "none")"]
             )
-            delegate.accelerometer(at: .display, restingReading: reading)
+            reports.delegate.accelerometer(at: .display, restingReading: reading)
         } else if discovery.chosen == nil, accelerometer != nil {
-            delegate.accelerometer(at: .display, restingReading: nil)
+            reports.delegate.accelerometer(at: .display, restingReading: nil)
         }
         shell.accelerometer = discovery.chosen
-        delegate.accelerometerDiscoveryChanged(at: .display)
+        reports.delegate.accelerometerDiscoveryChanged(at: .display)
     }
 
     private func discover() -> InputAccelerometerDiscovery {
         InputAccelerometerDiscovery.discover(uri: options.uri, device: options.device, mountMatrix: options.mountMatrix)
     }
 
-    /// A reading of the device (the hot path): counted, and handed to the delegate when usable (or when readings of
+    /// A reading of the device (the hot path): counted, and handed to the sink when usable (or when readings of
     /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
     func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
         if quality == .usable { shell.delivered() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
-        delegate.accelerometer(at: .display, captured: sample)
+        reports.samples.accelerometer(at: .display, captured: sample)
     }
 
     /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.
@@ -140,7 +143,7 @@ extension InputAccelerometerSensor: SensorDriver {
 
     /// Its pose, known while stopped, is forgotten with it.
     func deviceRemoved() {
-        delegate.accelerometer(at: .display, restingReading: nil)
+        reports.delegate.accelerometer(at: .display, restingReading: nil)
     }
 
     /// Finds the device and opens it; the phase to enter.

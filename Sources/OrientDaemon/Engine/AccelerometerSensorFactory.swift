@@ -21,13 +21,13 @@ struct AccelerometerSensorFactory: SensorFactory {
     let loop: EventLoop
     let logger: Logger
 
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor {
+    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
         guard options.location == .base else {
-            return DisplaySensor(loop: loop, options: options, logger: logger, delegate: delegate)
+            return DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         }
         var logger = logger
         logger[metadataKey: "sensor"] = "base"
-        return AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: delegate)
+        return AccelerometerSensor(loop: loop, options: options, logger: logger, reports: reports)
     }
 
     var now: Double { loop.now }

@@ -16,16 +16,18 @@ package import IIOSensor
 package import Logging
 package import OrientationCore
 
-/// The display's sensor of the daemon (and of `orientd sensors --probe` and `orientd record`): the IIO display accelerometer (``AccelerometerSensor``) when there is one, and
-/// else an accelerometer of the input subsystem (``InputAccelerometerSensor``): IIO wins. It is the delegate of both
-/// and tells its own delegate one status, that of the sensor in use, so that a change from one to the other while
-/// generating (an IIO device plugged in or removed) reads as no change at all.
+/// The display's sensor of the daemon (and of `orientd sensors --probe`, `orientd record` and `orientd calibrate`):
+/// the IIO display accelerometer (``AccelerometerSensor``) when there is one, and else an accelerometer of the input
+/// subsystem (``InputAccelerometerSensor``): IIO wins. It manages both: it is the delegate of both and tells its own
+/// delegate one status, that of the sensor in use, so that a change from one to the other while generating (an IIO
+/// device plugged in or removed) reads as no change at all. Their samples do not pass through it: each hands them
+/// straight to the sink this sensor was made with (``SensorReports``).
 ///
 /// The input sensor is started only while the IIO sensor is wanted and absent, and stopped as soon as the IIO one has
 /// a device: its node is open only while someone generates and there is no IIO display accelerometer.
 package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     private unowned let delegate: any AccelerometerSensorDelegate
-    // Made in `init` with this sensor as their delegate; never nil after it.
+    // Made in `init` with this sensor as their delegate (hence not `let`); never nil after it.
     private var iio: AccelerometerSensor!
     private var input: InputAccelerometerSensor!
     private var wanted = false
@@ -33,16 +35,13 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     /// The status last told to the delegate.
     private var reported = SensorState.stopped
 
-    /// Both sensors, stopped, reporting to this one; it reports to `delegate` (held unowned: the engine owns it).
-    package init(
-        loop: EventLoop,
-        options: SensorOptions,
-        logger: Logger,
-        delegate: any AccelerometerSensorDelegate
-    ) {
-        self.delegate = delegate
-        iio = AccelerometerSensor(loop: loop, options: options, logger: logger, delegate: self)
-        input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, delegate: self)
+    /// Both sensors, stopped, handing their samples straight to `reports.samples` and their status to this one,
+    /// which reports to `reports.delegate`.
+    package init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
+        delegate = reports.delegate
+        let managed = SensorReports(samples: reports.samples, delegate: self)
+        iio = AccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
+        input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
     }
 
     /// Whether the input accelerometer is the one in use: wanted, with no IIO one.
@@ -116,10 +115,6 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
 
     // MARK: AccelerometerSensorDelegate (both sensors)
 
-    package func accelerometer(at location: SensorLocation, captured sample: Sample) {
-        delegate.accelerometer(at: location, captured: sample)
-    }
-
     package func accelerometer(
         at location: SensorLocation,
         changedStatusFrom previous: SensorState,
@@ -128,6 +123,8 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
         settle()
     }
 
+    /// Either sensor found or lost its accelerometer while stopped: this sensor's own (``accelerometer``, which
+    /// chooses between them) may have changed.
     package func accelerometerDiscoveryChanged(at location: SensorLocation) {
         delegate.accelerometerDiscoveryChanged(at: location)
     }

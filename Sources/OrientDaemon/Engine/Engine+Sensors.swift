@@ -15,10 +15,10 @@ package import IIOSensor
 import Logging
 package import OrientationCore
 
-/// The engine is the delegate of both sensors of its ``SensorSet``: the display's samples go to the classifier,
-/// the base's (on the display's clock) to the hinge; their status and discoveries change the sensor's state and
-/// whether the hinge counts.
-extension Engine: AccelerometerSensorDelegate {
+/// The engine takes the samples of both sensors of its ``SensorSet``, straight from each (the IIO accelerometer's
+/// capture, or the input accelerometer's, for the display): the display's go to the classifier, the base's (on the
+/// display's clock) to the hinge.
+extension Engine: AccelerometerSampleSink {
     package func accelerometer(at location: SensorLocation, captured sample: Sample) {
         switch location {
         case .display:
@@ -28,7 +28,12 @@ extension Engine: AccelerometerSensorDelegate {
             handleBase(clocks.base(sample, now: sensors.now))
         }
     }
+}
 
+/// The engine manages the sensors of its ``SensorSet``, as their delegate: their status and discoveries change the
+/// sensor's state and whether the hinge counts (the display's as ``DisplaySensor`` tells them: one status for the IIO
+/// accelerometer and the input one).
+extension Engine: AccelerometerSensorDelegate {
     package func accelerometer(
         at location: SensorLocation,
         changedStatusFrom previous: SensorState,

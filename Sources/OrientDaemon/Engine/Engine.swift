@@ -21,7 +21,8 @@ package import OrientationCore
 ///
 /// Its neighbours are given to it when it is made, and each job that is not the sample's path has its own owner:
 /// the ``EventPublisher`` sends the events of each change to the ``EngineOutput``; the ``SensorSet`` (made here,
-/// with the engine as the sensors' delegate: `Engine+Sensors.swift`) starts, stops and paces the sensors;
+/// with the engine as the sink of the sensors' samples and their delegate: `Engine+Sensors.swift`) starts, stops
+/// and paces the sensors;
 /// ``SavedChoices`` keeps the lock and the manual tablet mode on disk; ``TabletModeArbiter`` decides tablet mode.
 /// Every entry point is one change, whose events are sent when it is done; a request's events follow its reply
 /// (``answer(_:onError:send:)``).
@@ -54,11 +55,11 @@ package final class Engine {
     /// The base sensor's sample times on the display's clock, for the hinge.
     let clocks = SensorClocks()
     private let sensorFactory: any SensorFactory
-    /// The display and base sensors, made once the engine exists (it is their delegate).
+    /// The display and base sensors, made once the engine exists (it takes their samples and is their delegate).
     private(set) lazy var sensors = SensorSet(
         factory: sensorFactory,
         options: settings.sensor,
-        delegate: self
+        reports: SensorReports(samples: self, delegate: self)
     )
     /// The device orientation of the display's accelerometer read once at its discovery (an input accelerometer:
     /// ``DisplaySensor``), nil without one.

@@ -17,7 +17,8 @@ package import OrientationCore
 /// What the daemon needs of a sensor: starting and stopping it, its pace, its status, the accelerometer it uses
 /// or found, and what `status` reports of it. ``DisplaySensor`` (the IIO accelerometer or an input one) and
 /// ``AccelerometerSensor`` (the base) are the daemon's; a unit test puts a fake in
-/// its place (through its ``SensorFactory``). A sensor reports to the delegate it was made with.
+/// its place (through its ``SensorFactory``). A sensor hands its samples to the sink it was made with, and reports
+/// its status to the delegate it was made with.
 package protocol EngineSensor: AnyObject {
     /// The current status.
     var status: SensorState { get }
@@ -27,7 +28,8 @@ package protocol EngineSensor: AnyObject {
     func start()
     /// Stops capture and restores the device.
     func stop()
-    /// Stops for good and tells its delegate nothing more: the sensor is being replaced or the daemon stops.
+    /// Stops for good and tells its sink and its delegate nothing more: the sensor is being replaced or the daemon
+    /// stops.
     func close()
     /// Looks for its accelerometer while stopped.
     func refreshDiscovery()
@@ -49,9 +51,9 @@ extension AccelerometerSensor: EngineSensor {}
 
 /// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
 package protocol SensorFactory {
-    /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), reporting to
-    /// `delegate`.
-    func makeSensor(options: SensorOptions, delegate: any AccelerometerSensorDelegate) -> any EngineSensor
+    /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), handing its samples
+    /// to `reports.samples` and reporting its status to `reports.delegate`.
+    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor
     /// The loop's clock (cached: no system call), for putting the base sensor's samples on the display's clock.
     var now: Double { get }
 }

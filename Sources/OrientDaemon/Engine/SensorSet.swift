@@ -20,7 +20,8 @@ import OrientationCore
 /// the sensor options change, and closed together.
 final class SensorSet {
     private let factory: any SensorFactory
-    private unowned let delegate: any AccelerometerSensorDelegate
+    /// Where the sensors' samples go, straight from each, and their status.
+    private let reports: SensorReports
     /// The options the sensors were made with (the base one's derived: ``SensorOptions/forBase``).
     private(set) var options: SensorOptions
     /// The display accelerometer's sensor: the orientation.
@@ -28,13 +29,13 @@ final class SensorSet {
     /// The base accelerometer's sensor: the hinge angle.
     private(set) var base: any EngineSensor
 
-    /// Makes both sensors, stopped, reporting to `delegate` (held unowned: it owns this set).
-    init(factory: any SensorFactory, options: SensorOptions, delegate: any AccelerometerSensorDelegate) {
+    /// Makes both sensors, stopped, telling `reports` (the engine, which owns this set: held unowned).
+    init(factory: any SensorFactory, options: SensorOptions, reports: SensorReports) {
         self.factory = factory
-        self.delegate = delegate
+        self.reports = reports
         self.options = options
-        display = factory.makeSensor(options: options, delegate: delegate)
-        base = factory.makeSensor(options: options.forBase, delegate: delegate)
+        display = factory.makeSensor(options: options, reports: reports)
+        base = factory.makeSensor(options: options.forBase, reports: reports)
     }
 
     /// Looks for both accelerometers while stopped (their delegate hears what they found).
@@ -72,13 +73,13 @@ final class SensorSet {
     func replace(options new: SensorOptions, running: Bool) {
         close()
         options = new
-        display = factory.makeSensor(options: new, delegate: delegate)
-        base = factory.makeSensor(options: new.forBase, delegate: delegate)
+        display = factory.makeSensor(options: new, reports: reports)
+        base = factory.makeSensor(options: new.forBase, reports: reports)
         refreshDiscovery()
         if running { start() }
     }
 
-    /// Closes both for good, restoring the devices; they tell their delegate nothing more.
+    /// Closes both for good, restoring the devices; they tell their sink and their delegate nothing more.
     func close() {
         display.close()
         base.close()
