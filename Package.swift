@@ -102,8 +102,13 @@ let package = Package(
             ]
         ),
         // What the unit tests, the end-to-end tests and the benchmarks share, with no C library: the seeded random
-        // generator, the runner of a short program (and the spawning rules of every child), a process's resources.
-        .target(name: "OrientdTestSupport", dependencies: ["SystemSupport"], path: "Tests/OrientdTestSupport"),
+        // generator, the runner of a short program (and the spawning rules of every child), a process's resources, a
+        // scripted daemon peer and the fixtures of the client tests.
+        .target(
+            name: "OrientdTestSupport",
+            dependencies: ["SystemSupport", "OrientProtocol", "OrientationCore"],
+            path: "Tests/OrientdTestSupport"
+        ),
         // The engine's fakes, shared by its unit tests and its benchmark: a sensor and its factory, an output that
         // drops what it is told.
         .target(
@@ -137,12 +142,12 @@ let package = Package(
         ),
         .testTarget(
             name: "OrientClientTests",
-            dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "OrientdTestKit"]
+            dependencies: ["OrientClient", "OrientProtocol", "OrientationCore", "SystemSupport", "OrientdTestSupport"]
         ),
         // `orientctl` against a scripted peer and stand-in desktop tools: its commands, follow, suggest.
         .testTarget(
             name: "OrientctlTests",
-            dependencies: ["orientctl", "OrientClient", "OrientProtocol", "OrientationCore", "OrientdTestKit"]
+            dependencies: ["orientctl", "OrientClient", "OrientProtocol", "OrientationCore", "OrientdTestSupport"]
         ),
         .testTarget(name: "orientdTests", dependencies: ["orientd", "SystemSupport", "OrientdTestSupport"]),
 
@@ -196,12 +201,12 @@ let package = Package(
 )
 
 // The unit tests alone (`make check` sets ORIENTD_TESTS=unit): the end-to-end test targets (the real binaries on
-// devices emulated by umockdev) and the benchmarks leave the build, so that the one test bundle SwiftPM links on
+// devices emulated by umockdev), their kit (which links umockdev) and the benchmarks leave the build, so that the one test bundle SwiftPM links on
 // Linux holds the unit-test targets only, and building it builds nothing else.
 if Context.environment["ORIENTD_TESTS"] == "unit" {
     let endToEnd: Set = [
-        "OrientdTestKitTests", "DaemonEndToEndTests", "SensorProxyBusTests", "OrientctlEndToEndTests",
-        "SensorCaptureTests",
+        "OrientdTestKit", "OrientdTestKitTests", "DaemonEndToEndTests", "SensorProxyBusTests",
+        "OrientctlEndToEndTests", "SensorCaptureTests",
     ]
     package.targets.removeAll { endToEnd.contains($0.name) || $0.name.hasSuffix("Benchmarks") }
 }

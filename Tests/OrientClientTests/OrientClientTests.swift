@@ -15,7 +15,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 @Suite("OrientClient against a scripted peer")

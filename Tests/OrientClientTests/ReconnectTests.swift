@@ -14,7 +14,7 @@
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 @Suite("OrientClient reconnecting")

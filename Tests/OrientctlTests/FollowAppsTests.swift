@@ -16,7 +16,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// follow.conf's `[Apps]`: Hyprland's event socket (recorded `activewindow` lines through a stand-in socket) and

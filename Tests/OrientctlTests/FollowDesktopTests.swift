@@ -16,7 +16,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// `orientctl follow`'s panel discovery from DRM, its policies (external monitors, laptop mode, the hook,

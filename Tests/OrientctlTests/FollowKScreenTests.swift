@@ -14,7 +14,7 @@
 import Foundation
 import Glibc
 import OrientClient
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// `orientctl follow --backend kde` with the real kscreen-doctor (libkscreen's XRandR backend, in process)

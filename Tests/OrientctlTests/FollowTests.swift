@@ -16,7 +16,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// `orientctl follow` against the scripted peer, applying through stand-ins for the compositors' tools.

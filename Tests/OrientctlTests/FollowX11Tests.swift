@@ -16,7 +16,7 @@ import Glibc
 import OrientClient
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// `orientctl follow --backend x11` against a real X server (Xvfb), with the real xrandr and xinput.

@@ -13,7 +13,7 @@
 
 import Foundation
 import Glibc
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// The orientctl binary built beside this test bundle, run as a child with its output in files.

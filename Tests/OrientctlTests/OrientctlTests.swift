@@ -15,7 +15,7 @@ import Foundation
 import Glibc
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// orientctl's command line, exit codes and output, run as a process against the scripted peer.

@@ -15,7 +15,7 @@ import Foundation
 import Glibc
 import OrientProtocol
 import OrientationCore
-import OrientdTestKit
+import OrientdTestSupport
 import Testing
 
 /// `orientctl rotate` against a scripted peer: it reads the suggestion and locks it; without one it fails with

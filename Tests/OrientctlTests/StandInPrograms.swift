@@ -13,7 +13,7 @@
 
 import Foundation
 import Glibc
-import OrientdTestKit
+import OrientdTestSupport
 import SystemSupport
 
 /// Stand-ins for `swaymsg`, `hyprctl`, `xrandr`, `xinput`, `kscreen-doctor`, `wlr-randr`, `niri` and

@@ -13,7 +13,7 @@
 
 import Foundation
 import Glibc
-import OrientdTestKit
+import OrientdTestSupport
 
 /// A real X server for a test: Xvfb on a free display, with RandR and XInput.
 final class XvfbServer {
