@@ -275,7 +275,8 @@ public final class AccelerometerSensor {
                 settings: BufferWatch.Settings(
                     clockJump: Self.clockJump,
                     rate: options.rate,
-                    pollFallback: options.pollFallback
+                    pollFallback: options.pollFallback,
+                    gate: capture.gate
                 ),
                 usable: usableSamples,
                 asleepOffset: asleepOffset,

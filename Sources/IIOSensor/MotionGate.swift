@@ -46,6 +46,25 @@ enum MotionGate: Equatable, Sendable {
         return nil
     }
 
+    /// The looks of a still, gated buffer (``BufferWatch/Settings/gatedLookInterval``, 40 s by default) in a row that
+    /// find no scan before one scan is let through the gate to see that the buffer still delivers (a probe).
+    ///
+    /// A hub's hysteresis opens and closes with the buffer on, two attribute writes: every look. A trigger changes
+    /// only with the buffer off, so its probe disables and enables the buffer twice (on a bmc150, I2C writes that
+    /// block; under the emulation about 20 context switches a sensor): every ``triggerLooksPerProbe``-th look, so
+    /// that a still convertible with two such sensors stays under 0.1 wake-ups a second. A suspend is found at the
+    /// next look either way; a buffer that falls silent with no suspend while the device is still is found within
+    /// this many looks.
+    var looksPerProbe: Int {
+        switch self {
+        case .hysteresis: 1
+        case .anyMotionTrigger: Self.triggerLooksPerProbe
+        }
+    }
+
+    /// The looks per probe of an any-motion trigger: 15, a probe every 10 minutes by default.
+    static let triggerLooksPerProbe = 15
+
     /// How the log and `status` name it.
     var description: String {
         switch self {

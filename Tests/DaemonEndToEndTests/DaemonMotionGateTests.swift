@@ -193,17 +193,34 @@ extension EmulatedDeviceTests {
 
         /// A buffer that falls silent for good while gated (the device pushes nothing any more, even through an
         /// open gate): a look finds no sample, lets one scan through, none comes, the buffer is enabled again, stays
-        /// silent, and the sensor is polled; a turn is then read from the raw attributes.
+        /// silent, and the sensor is polled; a turn is then read from the raw attributes. A hub is probed at the
+        /// first silent look; a bmc150, whose probe disables and enables the buffer twice to change the trigger, at
+        /// the 15th: its looks before that are counted, one wake-up each with the trigger left alone.
         @Test(arguments: Driver.allCases)
         func aBufferGoneSilentIsFoundAndPolled(driver: Driver) async throws {
             let testbed = Testbed()
-            // Looks every 20 s while gated (20 × PollFallbackSec=).
+            // Looks every 20 × PollFallbackSec= while gated: 20 s for the hub; 10 s for the bmc150, so its probe
+            // comes 150 s after the gate closed.
             let (daemon, client, _) = try await Self.settled(
                 driver,
                 testbed,
-                arguments: ["--rate", "50", "--poll-fallback-sec", "1"]
+                arguments: ["--rate", "50", "--poll-fallback-sec", driver == .hidHub ? "1" : "0.5"]
             )
-            let found = await daemon.process.waitUntil("polled", timeout: .seconds(60)) {
+            if driver == .bmc150 {
+                // Three looks (and the trim after the settling): the trigger never changes, no buffer is
+                // re-configured (a probe's two re-configurations are about 20 wake-ups under the emulation).
+                let before = Self.wakeUps(daemon.process.pid)
+                var opened = false
+                let end = ContinuousClock.now + .seconds(31)
+                while ContinuousClock.now < end, !opened {
+                    opened = !driver.gateClosed(testbed)
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                let wakeUps = Self.wakeUps(daemon.process.pid) - before
+                #expect(!opened, "no probe before the 15th look\n\(daemon.process.report)")
+                #expect(wakeUps <= 8, "three looks: \(wakeUps) wake-ups")
+            }
+            let found = await daemon.process.waitUntil("polled", timeout: .seconds(driver == .hidHub ? 60 : 240)) {
                 daemon.process.errorText.contains("the buffer does not deliver: polling instead")
             }
             #expect(found, "\(daemon.process.report)")
