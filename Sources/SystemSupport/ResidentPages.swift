@@ -23,7 +23,8 @@ import Glibc
 /// the kernel maps them again from the page cache, or reads them from the file, so nothing is lost.
 ///
 /// Only private file mappings are advised, never anonymous memory (the heap, stacks). A written page is never
-/// discarded: a mapping with one is left alone, or paged out (which keeps it, in memory or in swap).
+/// discarded: of a mapping with one, only the pages still the file's are given back, or the mapping is paged out
+/// (which keeps the written pages, in memory or in swap).
 public enum ResidentPages {
     /// How the pages leave.
     ///
@@ -31,7 +32,9 @@ public enum ResidentPages {
     /// is unmapped with `MADV_DONTNEED`: its pages stay in the page cache, so that their next use is a minor fault
     /// (microseconds, no disk), and the kernel reclaims them from the cache as memory is needed.
     public enum Mode: Sendable {
-        /// Only the mappings never written. For code that may run again soon (the next turn, the next claim).
+        /// The mappings never written, and in the others (data, relocated read-only data) the pages only read, still
+        /// the file's (``releaseReadPages(of:)``), when the process has one thread. For code and data that may be
+        /// used again soon (the next tick, the next turn, the next claim).
         case unmap
         /// The mappings never written as with ``unmap``, and `MADV_PAGEOUT` (Linux 5.4) on the others (data,
         /// relocated read-only data): their pages never written (data read once at start-up) leave memory and the
@@ -43,7 +46,8 @@ public enum ResidentPages {
     public struct Outcome: Sendable, Equatable {
         /// Bytes of mappings advised.
         public var advised = 0
-        /// Resident bytes of the advised mappings just before, as `/proc/self/smaps` counted them.
+        /// Resident bytes of the advised mappings just before, as `/proc/self/smaps` counted them (of a mapping
+        /// with written pages, the pages only read that were given back).
         public var residentBefore = 0
 
         public init(advised: Int = 0, residentBefore: Int = 0) {
@@ -63,6 +67,7 @@ public enum ResidentPages {
         // Everything is read and decided first, and the advice comes last in a loop of nothing but madvise(2):
         // code that ran after the advice (parsing the next mapping's lines) would be faulted in again at once.
         var advice: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        var written: [Mapping] = []
         // A mapping with no page in memory has nothing to give back.
         for mapping in mappings() where mapping.isPrivateFile && mapping.isReadable && mapping.residentKilobytes > 0 {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
@@ -71,6 +76,8 @@ public enum ResidentPages {
                 advice.append((start, length, MADV_DONTNEED, mapping.residentKilobytes * 1024))
             } else if mode == .evict {
                 advice.append((start, length, pageOut, mapping.residentKilobytes * 1024))
+            } else {
+                written.append(mapping)
             }
         }
         var advised = [Bool](repeating: false, count: advice.count)
@@ -82,7 +89,70 @@ public enum ResidentPages {
             outcome.advised += advice[index].length
             outcome.residentBefore += advice[index].resident
         }
+        // Only with no other thread, which could write a page between the look and the advice (one written by
+        // this thread after its look goes only through the advice loop, which writes nothing of a file mapping).
+        if !written.isEmpty, threads() == 1 {
+            for mapping in written {
+                let given = releaseReadPages(of: mapping)
+                if given > 0 { outcome.advised += Int(mapping.end - mapping.start) }
+                outcome.residentBefore += given
+            }
+        }
         return outcome
+    }
+
+    /// Gives back the pages of a private file mapping that are in memory and still the file's (read, never
+    /// written: `/proc/self/pagemap` says "file page" of them, where a written page is the process's own copy) with
+    /// `MADV_DONTNEED`, and keeps every written page. The file's pages stay in the page cache: their next use is a
+    /// minor fault, no disk read.
+    ///
+    /// The caller sees that nothing else writes the mapping meanwhile (another thread): a page written between the
+    /// look and the advice would be lost.
+    /// - Returns: the bytes given back; 0 when the pagemap cannot be read (nothing is advised then).
+    @discardableResult
+    public static func releaseReadPages(of mapping: Mapping) -> Int {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = Int(mapping.end - mapping.start) / pageSize
+        guard pages > 0 else { return 0 }
+        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var entries = [UInt64](repeating: 0, count: pages)
+        var runs: [(start: Int, count: Int)] = []
+        runs.reserveCapacity(pages / 2 + 1)
+        let read = entries.withUnsafeMutableBytes { buffer in
+            pread(fd, buffer.baseAddress, buffer.count, off_t(Int(mapping.start) / pageSize * 8))
+        }
+        guard read == pages * 8 else { return 0 }
+        // Bit 63: present; bit 61: a page of the file (or shared), not the process's own copy.
+        let fileAndPresent: UInt64 = 1 << 63 | 1 << 61
+        var index = 0
+        while index < pages {
+            guard entries[index] & fileAndPresent == fileAndPresent else {
+                index += 1
+                continue
+            }
+            let first = index
+            while index < pages, entries[index] & fileAndPresent == fileAndPresent { index += 1 }
+            runs.append((first, index - first))
+        }
+        var given = 0
+        for run in runs {
+            let start = UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(run.start * pageSize))
+            if madvise(start, run.count * pageSize, MADV_DONTNEED) == 0 { given += run.count * pageSize }
+        }
+        return given
+    }
+
+    /// The process's threads (the entries of `/proc/self/task`); 0 when it cannot be read.
+    static func threads() -> Int {
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }
+        }
+        return count
     }
 
     /// The process's mappings, as `/proc/self/smaps` describes them now; empty when it cannot be read.
