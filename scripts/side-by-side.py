@@ -49,7 +49,7 @@ import threading
 import time
 
 from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
-from orientd_harness.device import EmulatedAccelerometer, scan
+from orientd_harness.device import SYSPATH, EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import USS_GROUPS, cpu_ns, kib, rollup, switches, uss_by_library, uss_by_mapping
 
@@ -394,6 +394,8 @@ def buffered(args, work, device, bus, rng):
     hand = Hand(rng)
     stop = threading.Event()
     device.reset()
+    # Marked as iio-sensor-proxy's rule marks a device with a buffer (orientd polls one marked iio-poll-accel only).
+    device.testbed.set_property("/sys" + SYSPATH, "IIO_SENSOR_PROXY_TYPE", "iio-buffer-accel")
     orientd = Daemon(args.orientd, work, "orientd-buffered", device=None, config="[DBus]\nCompat=yes\n",
                      environment=device.environment(bus.environment))
     orientd.start()
