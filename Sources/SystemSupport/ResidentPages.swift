@@ -65,7 +65,8 @@ public enum ResidentPages {
     @discardableResult
     public static func release(_ mode: Mode) -> Outcome {
         // Everything is read and decided first, and the advice comes last in a loop of nothing but madvise(2):
-        // code that ran after the advice (parsing the next mapping's lines) would be faulted in again at once.
+        // code that ran after the advice (parsing the next mapping's lines, reading a pagemap) would be faulted in
+        // again at once, with its fault-around neighbours.
         var advice: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
         var written: [Mapping] = []
         // A mapping with no page in memory has nothing to give back.
@@ -80,7 +81,15 @@ public enum ResidentPages {
                 written.append(mapping)
             }
         }
-        var advised = [Bool](repeating: false, count: advice.count)
+        // Of a mapping with written pages, the pages only read: only with no other thread, which could write one
+        // between the look and the advice. This thread writes none in between: the look reads into memory of its
+        // own (malloc'd), appends to `advice`, whose type is in use already, and instantiates no new type.
+        var advised = [Bool](repeating: false, count: advice.count + 64)
+        if !written.isEmpty, threads() == 1 {
+            advice.reserveCapacity(advice.count + 64)
+            for mapping in written { appendReadPages(of: mapping, to: &advice) }
+        }
+        if advised.count < advice.count { advised += [Bool](repeating: false, count: advice.count - advised.count) }
         for index in advice.indices {
             advised[index] = madvise(advice[index].start, advice[index].length, advice[index].advice) == 0
         }
@@ -89,41 +98,43 @@ public enum ResidentPages {
             outcome.advised += advice[index].length
             outcome.residentBefore += advice[index].resident
         }
-        // Only with no other thread, which could write a page between the look and the advice (one written by
-        // this thread after its look goes only through the advice loop, which writes nothing of a file mapping).
-        if !written.isEmpty, threads() == 1 {
-            for mapping in written {
-                let given = releaseReadPages(of: mapping)
-                if given > 0 { outcome.advised += Int(mapping.end - mapping.start) }
-                outcome.residentBefore += given
-            }
-        }
         return outcome
     }
 
-    /// Gives back the pages of a private file mapping that are in memory and still the file's (read, never
-    /// written: `/proc/self/pagemap` says "file page" of them, where a written page is the process's own copy) with
-    /// `MADV_DONTNEED`, and keeps every written page. The file's pages stay in the page cache: their next use is a
-    /// minor fault, no disk read.
+    /// Gives back the pages of a private file mapping that are in memory and still the file's (read, never written:
+    /// `/proc/self/pagemap` says "file page" of them; a written page of a private mapping is the process's own copy)
+    /// with `MADV_DONTNEED`, and keeps every written page. The file's pages stay in the page cache: their next use is
+    /// a minor fault, no disk read.
     ///
     /// The caller sees that nothing else writes the mapping meanwhile (another thread): a page written between the
     /// look and the advice would be lost.
     /// - Returns: the bytes given back; 0 when the pagemap cannot be read (nothing is advised then).
     @discardableResult
     public static func releaseReadPages(of mapping: Mapping) -> Int {
+        var runs: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        runs.reserveCapacity(64)
+        appendReadPages(of: mapping, to: &runs)
+        var given = 0
+        for run in runs where madvise(run.start, run.length, run.advice) == 0 { given += run.length }
+        return given
+    }
+
+    /// Appends to `advice` the runs of pages of `mapping` that are in memory and still the file's, as
+    /// `MADV_DONTNEED`; nothing when the pagemap cannot be read.
+    static func appendReadPages(
+        of mapping: Mapping,
+        to advice: inout [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)]
+    ) {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let pages = Int(mapping.end - mapping.start) / pageSize
-        guard pages > 0 else { return 0 }
+        guard pages > 0 else { return }
         let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
+        guard fd >= 0 else { return }
         defer { close(fd) }
-        var entries = [UInt64](repeating: 0, count: pages)
-        var runs: [(start: Int, count: Int)] = []
-        runs.reserveCapacity(pages / 2 + 1)
-        let read = entries.withUnsafeMutableBytes { buffer in
-            pread(fd, buffer.baseAddress, buffer.count, off_t(Int(mapping.start) / pageSize * 8))
-        }
-        guard read == pages * 8 else { return 0 }
+        let entries = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: pages)
+        defer { entries.deallocate() }
+        let read = pread(fd, entries.baseAddress, pages * 8, off_t(Int(mapping.start) / pageSize * 8))
+        guard read == pages * 8 else { return }
         // Bit 63: present; bit 61: a page of the file (or shared), not the process's own copy.
         let fileAndPresent: UInt64 = 1 << 63 | 1 << 61
         var index = 0
@@ -134,14 +145,14 @@ public enum ResidentPages {
             }
             let first = index
             while index < pages, entries[index] & fileAndPresent == fileAndPresent { index += 1 }
-            runs.append((first, index - first))
+            let length = (index - first) * pageSize
+            advice.append(
+                (
+                    UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first * pageSize)), length, MADV_DONTNEED,
+                    length
+                )
+            )
         }
-        var given = 0
-        for run in runs {
-            let start = UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(run.start * pageSize))
-            if madvise(start, run.count * pageSize, MADV_DONTNEED) == 0 { given += run.count * pageSize }
-        }
-        return given
     }
 
     /// The process's threads (the entries of `/proc/self/task`); 0 when it cannot be read.
