@@ -51,7 +51,7 @@ enum MotionGate: Equatable, Sendable {
     ///
     /// A hub's hysteresis opens and closes with the buffer on, two attribute writes: every look. A trigger changes
     /// only with the buffer off, so its probe disables and enables the buffer twice (on a bmc150, I2C writes that
-    /// block; under the emulation about 20 context switches a sensor): every ``triggerLooksPerProbe``-th look, so
+    /// block; under the emulation about 40 context switches a sensor): every ``triggerLooksPerProbe``-th look, so
     /// that a still convertible with two such sensors stays under 0.1 wake-ups a second. A suspend is found at the
     /// next look either way; a buffer that falls silent with no suspend while the device is still is found within
     /// this many looks.
@@ -62,8 +62,10 @@ enum MotionGate: Equatable, Sendable {
         }
     }
 
-    /// The looks per probe of an any-motion trigger: 15, a probe every 10 minutes by default.
-    static let triggerLooksPerProbe = 15
+    /// The looks per probe of an any-motion trigger: 30, a probe every 20 minutes by default. Two sensors' probes
+    /// (about 80 context switches under the emulation, in one or two bursts) and 30 looks (one each) in 1200 s: under
+    /// 0.1 a second.
+    static let triggerLooksPerProbe = 30
 
     /// How the log and `status` name it.
     var description: String {

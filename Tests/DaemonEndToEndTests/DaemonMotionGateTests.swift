@@ -195,12 +195,12 @@ extension EmulatedDeviceTests {
         /// open gate): a look finds no sample, lets one scan through, none comes, the buffer is enabled again, stays
         /// silent, and the sensor is polled; a turn is then read from the raw attributes. A hub is probed at the
         /// first silent look; a bmc150, whose probe disables and enables the buffer twice to change the trigger, at
-        /// the 15th: its looks before that are counted, one wake-up each with the trigger left alone.
+        /// the 30th: its looks before that are counted, one wake-up each with the trigger left alone.
         @Test(arguments: Driver.allCases)
         func aBufferGoneSilentIsFoundAndPolled(driver: Driver) async throws {
             let testbed = Testbed()
             // Looks every 20 × PollFallbackSec= while gated: 20 s for the hub; 10 s for the bmc150, so its probe
-            // comes 150 s after the gate closed.
+            // comes 300 s after the gate closed.
             let (daemon, client, _) = try await Self.settled(
                 driver,
                 testbed,
@@ -217,10 +217,10 @@ extension EmulatedDeviceTests {
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 let wakeUps = Self.wakeUps(daemon.process.pid) - before
-                #expect(!opened, "no probe before the 15th look\n\(daemon.process.report)")
+                #expect(!opened, "no probe before the 30th look\n\(daemon.process.report)")
                 #expect(wakeUps <= 8, "three looks: \(wakeUps) wake-ups")
             }
-            let found = await daemon.process.waitUntil("polled", timeout: .seconds(driver == .hidHub ? 60 : 240)) {
+            let found = await daemon.process.waitUntil("polled", timeout: .seconds(driver == .hidHub ? 60 : 400)) {
                 daemon.process.errorText.contains("the buffer does not deliver: polling instead")
             }
             #expect(found, "\(daemon.process.report)")

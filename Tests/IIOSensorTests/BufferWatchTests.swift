@@ -180,31 +180,31 @@ import Testing
     }
 
     /// Gated by an any-motion trigger, whose probe disables and enables the buffer twice: a probe only after
-    /// ``MotionGate/triggerLooksPerProbe`` looks in a row found nothing (10 minutes by default); a motion or a change of
+    /// ``MotionGate/triggerLooksPerProbe`` looks in a row found nothing (20 minutes by default); a motion or a change of
     /// the gate starts the count again; a suspend still re-validates at the next look. A hub's hysteresis is probed at
     /// every silent look, and the bound on finding a silent buffer says both.
-    @Test func aTriggerGatedBufferIsProbedEveryFifteenLooks() {
+    @Test func aTriggerGatedBufferIsProbedEveryThirtyLooks() {
         let trigger = BufferWatch.Settings(
             clockJump: 5,
             rate: 20,
             pollFallback: 2,
             gate: .anyMotionTrigger("bmc150_accel-any-motion-dev0")
         )
-        #expect(trigger.gatedLooksPerProbe == 15 && trigger.gatedSilenceBound == 602)
+        #expect(trigger.gatedLooksPerProbe == 30 && trigger.gatedSilenceBound == 1202)
         let hub = BufferWatch.Settings(clockJump: 5, rate: 20, pollFallback: 2, gate: .hysteresis("5"))
         #expect(hub.gatedLooksPerProbe == 1 && hub.gatedSilenceBound == 42)
         var watch = BufferWatch(settings: trigger, usable: 0, asleepOffset: 0)
         watch.gateChanged(usable: 45)
-        for look in 1..<15 { #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .keep, "look \(look)") }
+        for look in 1..<30 { #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .keep, "look \(look)") }
         #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe)
         #expect(watch.probeEnded(usable: 46) == .keep)
         for _ in 1..<10 { #expect(watch.gatedLook(usable: 46, asleepOffset: 0) == .keep) }
         #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep, "a motion starts the count again")
-        for _ in 1..<15 { #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep) }
+        for _ in 1..<30 { #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep) }
         watch.gateChanged(usable: 47)
-        for _ in 1..<15 { #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep) }
+        for _ in 1..<30 { #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep) }
         #expect(watch.gatedLook(usable: 47, asleepOffset: 60) == .revalidate(.suspended(seconds: 60)))
-        #expect(watch.gatedLook(usable: 47, asleepOffset: 60) == .probe, "the fifteenth silent look")
+        #expect(watch.gatedLook(usable: 47, asleepOffset: 60) == .probe, "the thirtieth silent look")
         #expect(watch.probeEnded(usable: 47) == .revalidate(.silent))
     }
 
