@@ -23,7 +23,8 @@
 /// While a motion gate holds back the scans of a still device (``MotionGate``), silence is no fault and samples far
 /// apart are no clock jump: the sensor looks every ``Settings/gatedLookInterval`` instead (``gatedLook(usable:
 /// asleepOffset:)``): a suspend is found at the next look, and when ``Settings/gatedLooksPerProbe`` looks in a row
-/// found no sample, one scan is let through the gate; if none comes within `PollFallbackSec=`
+/// found no sample (the first silent look, until a probe of this buffer was answered), one scan is let through
+/// the gate; if none comes within `PollFallbackSec=`
 /// (``probeEnded(usable:)``), the buffer is re-validated as a silent one. A buffer gone silent while gated is so found
 /// within ``Settings/gatedLooksPerProbe`` × ``Settings/gatedLookInterval`` + `PollFallbackSec=`
 /// (``Settings/gatedSilenceBound``).
@@ -102,6 +103,13 @@ struct BufferWatch: Equatable, Sendable {
     private(set) var silentLooks = 0
     /// Consecutive gated looks that found no new usable sample since the last probe (or the gate closed).
     private(set) var quietGatedLooks = 0
+    /// Whether a probe of this buffer was answered: until one was, the first silent gated look probes, whatever
+    /// ``Settings/gatedLooksPerProbe`` says. (Scans that come while gated may be the last of the full pace, read after
+    /// the gate closed: they prove nothing of the gate.)
+    private(set) var deliveredGated = false
+    /// Whether the last gated look asked for a probe: a sample seen at the next look answered it (the sensor stops
+    /// waiting for ``probeEnded(usable:)`` once a sample comes).
+    private(set) var probeAsked = false
     /// Time spent suspended (CLOCK_BOOTTIME − CLOCK_MONOTONIC) at the previous look: it grows by every suspend.
     private(set) var asleepOffset: Double
     /// The time of the previous sample; NaN before the first.
@@ -154,22 +162,28 @@ struct BufferWatch: Equatable, Sendable {
         if slept > settings.clockJump {
             return revalidation(because: .suspended(seconds: slept), usable: usable)
         }
+        let asked = probeAsked
+        probeAsked = false
         if usable != usableAtLastLook {
             usableAtLastLook = usable
             quietGatedLooks = 0
+            if asked { deliveredGated = true }
             return .keep
         }
         quietGatedLooks += 1
-        guard quietGatedLooks >= settings.gatedLooksPerProbe else { return .keep }
+        guard quietGatedLooks >= settings.gatedLooksPerProbe || !deliveredGated else { return .keep }
         quietGatedLooks = 0
+        probeAsked = true
         return .probe
     }
 
     /// `PollFallbackSec=` after a probe: kept if a usable sample came since the look that asked for it, else the
     /// buffer is silent.
     mutating func probeEnded(usable: Int) -> Verdict {
+        probeAsked = false
         if usable != usableAtLastLook {
             usableAtLastLook = usable
+            deliveredGated = true
             return .keep
         }
         return revalidation(because: .silent, usable: usable)
@@ -180,6 +194,7 @@ struct BufferWatch: Equatable, Sendable {
         usableAtLastLook = usable
         silentLooks = 0
         quietGatedLooks = 0
+        probeAsked = false
     }
 
     /// A sample read at `time` (usable or not): the cause of a re-validation when the clock jumped since the

@@ -191,36 +191,54 @@ extension EmulatedDeviceTests {
             }
         }
 
+        /// A bmc150, whose probe disables and enables the buffer twice to change the trigger: probed at a silent look
+        /// once the gate has closed (no probe of this buffer answered yet), then only at every 40th silent look. The looks
+        /// after that first probe are counted: the trigger stays, one wake-up each, no re-configuration (a probe's is
+        /// about 40 wake-ups under the emulation).
+        @Test func aTriggerGatedBufferIsProbedOnceThenOnlyLookedAt() async throws {
+            let testbed = Testbed()
+            // Looks every 10 s while gated (20 × PollFallbackSec=).
+            let (daemon, client, settledDevice) = try await Self.settled(
+                .bmc150,
+                testbed,
+                arguments: ["--rate", "50", "--poll-fallback-sec", "0.5", "--verbose"]
+            )
+            var device = settledDevice
+            let probe = "one let through the motion gate"
+            let probes = { daemon.process.errorText.components(separatedBy: probe).count - 1 }
+            // A look in the first two (the first may find the last scans of the full pace) probes: the trigger is
+            // switched for one scan, then back.
+            try await device.run(seconds: 30) { probes() >= 1 }
+            #expect(probes() == 1, "the first silent look lets a scan through\n\(daemon.process.report)")
+            try await device.run(seconds: 10) {
+                Driver.bmc150.gateClosed(testbed) && daemon.bufferEnable(Driver.bmc150.fixture) == "1"
+            }
+            let scansBefore = device.scans
+            let before = Self.wakeUps(daemon.process.pid)
+            try await device.run(seconds: 31) { probes() > 1 }
+            let wakeUps = Self.wakeUps(daemon.process.pid) - before
+            #expect(probes() == 1, "no probe at the next three looks\n\(daemon.process.report)")
+            #expect(device.scans == scansBefore, "the gate stayed closed")
+            #expect(wakeUps <= 8, "three looks: \(wakeUps) wake-ups")
+            // The client generates throughout (the sensor runs while it does).
+            withExtendedLifetime(client) {}
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         /// A buffer that falls silent for good while gated (the device pushes nothing any more, even through an
         /// open gate): a look finds no sample, lets one scan through, none comes, the buffer is enabled again, stays
-        /// silent, and the sensor is polled; a turn is then read from the raw attributes. A hub is probed at the
-        /// first silent look; a bmc150, whose probe disables and enables the buffer twice to change the trigger, at
-        /// the 30th: its looks before that are counted, one wake-up each with the trigger left alone.
+        /// silent, and the sensor is polled; a turn is then read from the raw attributes. A buffer none of whose probes
+        /// was answered yet is probed at the first silent look, a hub's and a bmc150's alike.
         @Test(arguments: Driver.allCases)
         func aBufferGoneSilentIsFoundAndPolled(driver: Driver) async throws {
             let testbed = Testbed()
-            // Looks every 20 × PollFallbackSec= while gated: 20 s for the hub; 10 s for the bmc150, so its probe
-            // comes 300 s after the gate closed.
+            // Looks every 20 s while gated (20 × PollFallbackSec=).
             let (daemon, client, _) = try await Self.settled(
                 driver,
                 testbed,
-                arguments: ["--rate", "50", "--poll-fallback-sec", driver == .hidHub ? "1" : "0.5"]
+                arguments: ["--rate", "50", "--poll-fallback-sec", "1"]
             )
-            if driver == .bmc150 {
-                // Three looks (and the trim after the settling): the trigger never changes, no buffer is
-                // re-configured (a probe's two re-configurations are about 20 wake-ups under the emulation).
-                let before = Self.wakeUps(daemon.process.pid)
-                var opened = false
-                let end = ContinuousClock.now + .seconds(31)
-                while ContinuousClock.now < end, !opened {
-                    opened = !driver.gateClosed(testbed)
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                let wakeUps = Self.wakeUps(daemon.process.pid) - before
-                #expect(!opened, "no probe before the 30th look\n\(daemon.process.report)")
-                #expect(wakeUps <= 8, "three looks: \(wakeUps) wake-ups")
-            }
-            let found = await daemon.process.waitUntil("polled", timeout: .seconds(driver == .hidHub ? 60 : 400)) {
+            let found = await daemon.process.waitUntil("polled", timeout: .seconds(60)) {
                 daemon.process.errorText.contains("the buffer does not deliver: polling instead")
             }
             #expect(found, "\(daemon.process.report)")
