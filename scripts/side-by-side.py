@@ -379,12 +379,14 @@ def main():
         if not args.skip_buffered:
             buffered(args, work, device, orientd_bus, rng)
     except Failure as error:
-        print(f"side-by-side: {error}")
+        print(f"side-by-side: {error} (the daemons' logs are in {work})")
         return 1
     finally:
         stop.set()
         for part in parts:
             part.stop()
+    # A run that went through leaves nothing behind; a failed one keeps its logs.
+    shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
