@@ -17,9 +17,13 @@ deps:
 build:
 	$(SWIFT) build
 
-# The release binaries that install and the package ship: static Swift standard library.
+# The release binaries that install and the package ship: static Swift standard library. orientd is linked as a
+# position-dependent executable (-no-pie): the loader then relocates none of its data at start-up, 0.46 MB less of
+# the daemon's own memory whatever it does, for no address-space randomisation of the binary itself (its libraries,
+# heap and stacks stay randomised; docs/performance.md). orientctl, which runs for moments, stays PIE.
+ORIENTD_LINK = -Xlinker -no-pie
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(ORIENTD_LINK)
 	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.

@@ -49,7 +49,7 @@ import threading
 import time
 
 from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
-from orientd_harness.device import EmulatedAccelerometer, scan
+from orientd_harness.device import SYSPATH, EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
 from orientd_harness.proc import USS_GROUPS, cpu_ns, kib, rollup, switches, uss_by_library, uss_by_mapping
 
@@ -125,11 +125,18 @@ class Process:
     def snapshot(self):
         return time.monotonic(), cpu_ns(self.pid), sum(switches(self.pid).values())
 
+    def major_faults(self):
+        """Page faults that read the disk so far (the 12th field of /proc/PID/stat, every thread)."""
+        with open(f"/proc/{self.pid}/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[9])
+
     def rates(self, seconds):
-        """CPU ms per second and wake-ups per second over the next `seconds`."""
+        """CPU ms per second and wake-ups per second over the next `seconds`, and the major faults in them."""
         t0, cpu0, woke0 = self.snapshot()
+        faults0 = self.major_faults()
         time.sleep(seconds)
         t1, cpu1, woke1 = self.snapshot()
+        self.faults = self.major_faults() - faults0
         return (cpu1 - cpu0) / 1e6 / (t1 - t0), (woke1 - woke0) / (t1 - t0)
 
     def rss_mb(self):
@@ -249,6 +256,7 @@ def figures_of(process, monitor, still_sec):
     cpu, woke = process.rates(still_sec)
     pss, uss = process.shares_mb()
     return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke,
+            "major_faults": process.faults,
             "uss_groups_claimed": uss_by_mapping(process.pid), "uss_libraries_claimed": uss_by_library(process.pid)}
 
 
@@ -348,6 +356,7 @@ def main():
         print(row("resident memory (VmRSS), claimed", a["rss_claimed"], b["rss_claimed"], "MB"))
         print(row("CPU while claimed and still", a["cpu"], b["cpu"], "ms/s", 2))
         print(row("wake-ups while claimed and still", a["wakeups"], b["wakeups"], "/s"))
+        print(f"| major faults (disk reads) while claimed and still | {a['major_faults']} | {b['major_faults']} | - |")
         print(f"| latency, end of turn → client line, p50 / p90 / max | {latency_text(results['iio-sensor-proxy'])}"
               f" | {latency_text(results['orientd'])} | - |")
         print(row("idle wake-ups", a["idle_wakeups"], b["idle_wakeups"], "/s"))
@@ -370,12 +379,14 @@ def main():
         if not args.skip_buffered:
             buffered(args, work, device, orientd_bus, rng)
     except Failure as error:
-        print(f"side-by-side: {error}")
+        print(f"side-by-side: {error} (the daemons' logs are in {work})")
         return 1
     finally:
         stop.set()
         for part in parts:
             part.stop()
+    # A run that went through leaves nothing behind; a failed one keeps its logs.
+    shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
@@ -385,6 +396,8 @@ def buffered(args, work, device, bus, rng):
     hand = Hand(rng)
     stop = threading.Event()
     device.reset()
+    # Marked as iio-sensor-proxy's rule marks a device with a buffer (orientd polls one marked iio-poll-accel only).
+    device.testbed.set_property("/sys" + SYSPATH, "IIO_SENSOR_PROXY_TYPE", "iio-buffer-accel")
     orientd = Daemon(args.orientd, work, "orientd-buffered", device=None, config="[DBus]\nCompat=yes\n",
                      environment=device.environment(bus.environment))
     orientd.start()
@@ -414,6 +427,7 @@ def buffered(args, work, device, bus, rng):
         print(f"| resident memory (VmRSS), idle / claimed | {rss_idle:.1f} / {claimed['rss_claimed']:.1f} MB |")
         print(f"| CPU while claimed and still | {claimed['cpu']:.2f} ms/s |")
         print(f"| wake-ups while claimed and still | {claimed['wakeups']:.1f} /s |")
+        print(f"| major faults (disk reads) while claimed and still | {claimed['major_faults']} |")
         print(f"| latency, end of turn → client line, p50 / p90 / max | {latency_text(results['orientd'])} |")
         print(f"| idle wake-ups | {idle:.1f} /s |")
         print(f"| turns missed, false rotations | {wrong['orientd']} |")

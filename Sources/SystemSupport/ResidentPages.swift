@@ -23,7 +23,8 @@ import Glibc
 /// the kernel maps them again from the page cache, or reads them from the file, so nothing is lost.
 ///
 /// Only private file mappings are advised, never anonymous memory (the heap, stacks). A written page is never
-/// discarded: a mapping with one is left alone, or paged out (which keeps it, in memory or in swap).
+/// discarded: of a mapping with one, only the pages still the file's are given back, or the mapping is paged out
+/// (which keeps the written pages, in memory or in swap).
 public enum ResidentPages {
     /// How the pages leave.
     ///
@@ -31,7 +32,9 @@ public enum ResidentPages {
     /// is unmapped with `MADV_DONTNEED`: its pages stay in the page cache, so that their next use is a minor fault
     /// (microseconds, no disk), and the kernel reclaims them from the cache as memory is needed.
     public enum Mode: Sendable {
-        /// Only the mappings never written. For code that may run again soon (the next turn, the next claim).
+        /// The mappings never written, and in the others (data, relocated read-only data) the pages only read, still
+        /// the file's (``releaseReadPages(of:)``), when the process has one thread. For code and data that may be
+        /// used again soon (the next tick, the next turn, the next claim).
         case unmap
         /// The mappings never written as with ``unmap``, and `MADV_PAGEOUT` (Linux 5.4) on the others (data,
         /// relocated read-only data): their pages never written (data read once at start-up) leave memory and the
@@ -43,7 +46,8 @@ public enum ResidentPages {
     public struct Outcome: Sendable, Equatable {
         /// Bytes of mappings advised.
         public var advised = 0
-        /// Resident bytes of the advised mappings just before, as `/proc/self/smaps` counted them.
+        /// Resident bytes of the advised mappings just before, as `/proc/self/smaps` counted them (of a mapping
+        /// with written pages, the pages only read that were given back).
         public var residentBefore = 0
 
         public init(advised: Int = 0, residentBefore: Int = 0) {
@@ -61,8 +65,10 @@ public enum ResidentPages {
     @discardableResult
     public static func release(_ mode: Mode) -> Outcome {
         // Everything is read and decided first, and the advice comes last in a loop of nothing but madvise(2):
-        // code that ran after the advice (parsing the next mapping's lines) would be faulted in again at once.
+        // code that ran after the advice (parsing the next mapping's lines, reading a pagemap) would be faulted in
+        // again at once, with its fault-around neighbours.
         var advice: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        var written: [Mapping] = []
         // A mapping with no page in memory has nothing to give back.
         for mapping in mappings() where mapping.isPrivateFile && mapping.isReadable && mapping.residentKilobytes > 0 {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
@@ -71,9 +77,19 @@ public enum ResidentPages {
                 advice.append((start, length, MADV_DONTNEED, mapping.residentKilobytes * 1024))
             } else if mode == .evict {
                 advice.append((start, length, pageOut, mapping.residentKilobytes * 1024))
+            } else {
+                written.append(mapping)
             }
         }
-        var advised = [Bool](repeating: false, count: advice.count)
+        // Of a mapping with written pages, the pages only read: only with no other thread, which could write one
+        // between the look and the advice. This thread writes none in between: the look reads into memory of its
+        // own (malloc'd), appends to `advice`, whose type is in use already, and instantiates no new type.
+        var advised = [Bool](repeating: false, count: advice.count + 64)
+        if !written.isEmpty, threads() == 1 {
+            advice.reserveCapacity(advice.count + 64)
+            for mapping in written { appendReadPages(of: mapping, to: &advice) }
+        }
+        if advised.count < advice.count { advised += [Bool](repeating: false, count: advice.count - advised.count) }
         for index in advice.indices {
             advised[index] = madvise(advice[index].start, advice[index].length, advice[index].advice) == 0
         }
@@ -83,6 +99,71 @@ public enum ResidentPages {
             outcome.residentBefore += advice[index].resident
         }
         return outcome
+    }
+
+    /// Gives back the pages of a private file mapping that are in memory and still the file's (read, never written:
+    /// `/proc/self/pagemap` says "file page" of them; a written page of a private mapping is the process's own copy)
+    /// with `MADV_DONTNEED`, and keeps every written page. The file's pages stay in the page cache: their next use is
+    /// a minor fault, no disk read.
+    ///
+    /// The caller sees that nothing else writes the mapping meanwhile (another thread): a page written between the
+    /// look and the advice would be lost.
+    /// - Returns: the bytes given back; 0 when the pagemap cannot be read (nothing is advised then).
+    @discardableResult
+    public static func releaseReadPages(of mapping: Mapping) -> Int {
+        var runs: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        runs.reserveCapacity(64)
+        appendReadPages(of: mapping, to: &runs)
+        var given = 0
+        for run in runs where madvise(run.start, run.length, run.advice) == 0 { given += run.length }
+        return given
+    }
+
+    /// Appends to `advice` the runs of pages of `mapping` that are in memory and still the file's, as
+    /// `MADV_DONTNEED`; nothing when the pagemap cannot be read.
+    static func appendReadPages(
+        of mapping: Mapping,
+        to advice: inout [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)]
+    ) {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pages = Int(mapping.end - mapping.start) / pageSize
+        guard pages > 0 else { return }
+        let fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let entries = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: pages)
+        defer { entries.deallocate() }
+        let read = pread(fd, entries.baseAddress, pages * 8, off_t(Int(mapping.start) / pageSize * 8))
+        guard read == pages * 8 else { return }
+        // Bit 63: present; bit 61: a page of the file (or shared), not the process's own copy.
+        let fileAndPresent: UInt64 = 1 << 63 | 1 << 61
+        var index = 0
+        while index < pages {
+            guard entries[index] & fileAndPresent == fileAndPresent else {
+                index += 1
+                continue
+            }
+            let first = index
+            while index < pages, entries[index] & fileAndPresent == fileAndPresent { index += 1 }
+            let length = (index - first) * pageSize
+            advice.append(
+                (
+                    UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first * pageSize)), length, MADV_DONTNEED,
+                    length
+                )
+            )
+        }
+    }
+
+    /// The process's threads (the entries of `/proc/self/task`); 0 when it cannot be read.
+    static func threads() -> Int {
+        guard let directory = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != CChar(UInt8(ascii: ".")) { count += 1 }
+        }
+        return count
     }
 
     /// The process's mappings, as `/proc/self/smaps` describes them now; empty when it cannot be read.

@@ -48,7 +48,8 @@ struct SensorOptionGroup: ParsableArguments {
         help: ArgumentHelp(
             "Seconds without a scan after enabling the buffer before polling instead, \(Self.range(.pollFallback)) "
                 + "(default \(Setting.pollFallback.defaultText)). While a motion gate holds back a still device's scans "
-                + "(a HID hub's hysteresis, an any-motion trigger), the buffer is checked every 20 times this."
+                + "(a HID hub's hysteresis, an any-motion trigger), the buffer is checked every 20 times this, and a scan "
+                + "let through when no scan came (a hub: at every such check; a trigger: at every 40th)."
         )
     )
     var pollFallback: Double?

@@ -191,9 +191,44 @@ extension EmulatedDeviceTests {
             }
         }
 
+        /// A bmc150, whose probe disables and enables the buffer twice to change the trigger: probed at a silent look
+        /// once the gate has closed (no probe of this buffer answered yet), then only at every 40th silent look. The looks
+        /// after that first probe are counted: the trigger stays, one wake-up each, no re-configuration (a probe's is
+        /// about 40 wake-ups under the emulation).
+        @Test func aTriggerGatedBufferIsProbedOnceThenOnlyLookedAt() async throws {
+            let testbed = Testbed()
+            // Looks every 10 s while gated (20 × PollFallbackSec=).
+            let (daemon, client, settledDevice) = try await Self.settled(
+                .bmc150,
+                testbed,
+                arguments: ["--rate", "50", "--poll-fallback-sec", "0.5", "--verbose"]
+            )
+            var device = settledDevice
+            let probe = "one let through the motion gate"
+            let probes = { daemon.process.errorText.components(separatedBy: probe).count - 1 }
+            // A look in the first two (the first may find the last scans of the full pace) probes: the trigger is
+            // switched for one scan, then back.
+            try await device.run(seconds: 30) { probes() >= 1 }
+            #expect(probes() == 1, "the first silent look lets a scan through\n\(daemon.process.report)")
+            try await device.run(seconds: 10) {
+                Driver.bmc150.gateClosed(testbed) && daemon.bufferEnable(Driver.bmc150.fixture) == "1"
+            }
+            let scansBefore = device.scans
+            let before = Self.wakeUps(daemon.process.pid)
+            try await device.run(seconds: 31) { probes() > 1 }
+            let wakeUps = Self.wakeUps(daemon.process.pid) - before
+            #expect(probes() == 1, "no probe at the next three looks\n\(daemon.process.report)")
+            #expect(device.scans == scansBefore, "the gate stayed closed")
+            #expect(wakeUps <= 8, "three looks: \(wakeUps) wake-ups")
+            // The client generates throughout (the sensor runs while it does).
+            withExtendedLifetime(client) {}
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         /// A buffer that falls silent for good while gated (the device pushes nothing any more, even through an
         /// open gate): a look finds no sample, lets one scan through, none comes, the buffer is enabled again, stays
-        /// silent, and the sensor is polled; a turn is then read from the raw attributes.
+        /// silent, and the sensor is polled; a turn is then read from the raw attributes. A buffer none of whose probes
+        /// was answered yet is probed at the first silent look, a hub's and a bmc150's alike.
         @Test(arguments: Driver.allCases)
         func aBufferGoneSilentIsFoundAndPolled(driver: Driver) async throws {
             let testbed = Testbed()

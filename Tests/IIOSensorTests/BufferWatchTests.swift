@@ -179,6 +179,42 @@ import Testing
         #expect(watch.gatedLook(usable: 47, asleepOffset: 60) == .revalidate(.suspended(seconds: 60)))
     }
 
+    /// Gated by an any-motion trigger, whose probe disables and enables the buffer twice: a probe only after
+    /// ``MotionGate/triggerLooksPerProbe`` looks in a row found nothing (27 minutes by default), but at the first
+    /// silent look until a probe of this buffer was answered; a motion or a change of the gate starts the count
+    /// again; a suspend still re-validates at the next look. A hub's hysteresis is probed at
+    /// every silent look, and the bound on finding a silent buffer says both.
+    @Test func aTriggerGatedBufferIsProbedEveryFortyLooks() {
+        let trigger = BufferWatch.Settings(
+            clockJump: 5,
+            rate: 20,
+            pollFallback: 2,
+            gate: .anyMotionTrigger("bmc150_accel-any-motion-dev0")
+        )
+        #expect(trigger.gatedLooksPerProbe == 40 && trigger.gatedSilenceBound == 1602)
+        let hub = BufferWatch.Settings(clockJump: 5, rate: 20, pollFallback: 2, gate: .hysteresis("5"))
+        #expect(hub.gatedLooksPerProbe == 1 && hub.gatedSilenceBound == 42)
+        var watch = BufferWatch(settings: trigger, usable: 0, asleepOffset: 0)
+        watch.gateChanged(usable: 45)
+        #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe, "no probe answered yet")
+        #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe, "unanswered (the sensor waits the probe out)")
+        #expect(watch.probeEnded(usable: 45) == .revalidate(.silent))
+        watch.gateChanged(usable: 45)
+        #expect(watch.gatedLook(usable: 45, asleepOffset: 0) == .probe)
+        #expect(watch.gatedLook(usable: 46, asleepOffset: 0) == .keep, "the probe's scan, seen at the next look")
+        for look in 1..<40 { #expect(watch.gatedLook(usable: 46, asleepOffset: 0) == .keep, "look \(look)") }
+        #expect(watch.gatedLook(usable: 46, asleepOffset: 0) == .probe, "the fortieth silent look")
+        #expect(watch.probeEnded(usable: 47) == .keep)
+        for _ in 1..<10 { #expect(watch.gatedLook(usable: 47, asleepOffset: 0) == .keep) }
+        #expect(watch.gatedLook(usable: 48, asleepOffset: 0) == .keep, "a motion starts the count again")
+        for _ in 1..<40 { #expect(watch.gatedLook(usable: 48, asleepOffset: 0) == .keep) }
+        watch.gateChanged(usable: 48)
+        for _ in 1..<40 { #expect(watch.gatedLook(usable: 48, asleepOffset: 0) == .keep) }
+        #expect(watch.gatedLook(usable: 48, asleepOffset: 60) == .revalidate(.suspended(seconds: 60)))
+        #expect(watch.gatedLook(usable: 48, asleepOffset: 60) == .probe)
+        #expect(watch.probeEnded(usable: 48) == .revalidate(.silent))
+    }
+
     /// A probe unanswered soon after a re-validation: polled instead.
     @Test func aSilentProbeSoonAfterARevalidationFallsBack() {
         var watch = BufferWatch(settings: Self.settings, usable: 10, asleepOffset: 0, revalidation: 10)

@@ -94,6 +94,41 @@ import Testing
         #expect(Array(UnsafeRawBufferPointer(start: relro, count: length)) == expected)
     }
 
+    /// A data mapping (private, writable) with every page read and one written: the pages only read leave the
+    /// process, the written one stays with its byte, and the others read the file's bytes again.
+    @Test func theReadPagesOfAWrittenMappingAreGivenBack() throws {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = 16 * pageSize
+        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        defer {
+            close(fd)
+            unlink(template)
+        }
+        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
+        try FileDescriptor(rawValue: fd).writeAll(contents)
+        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        defer { munmap(data, length) }
+        var sum = 0
+        for offset in stride(from: 0, to: length, by: pageSize) {
+            sum &+= Int(data.load(fromByteOffset: offset, as: UInt8.self))
+        }
+        #expect(sum != 0)
+        data.storeBytes(of: 0xEF, toByteOffset: 3 * pageSize + 1, as: UInt8.self)
+        let before = try #require(Self.mapping(at: data))
+        #expect(before.residentKilobytes * 1024 == length && before.anonymousKilobytes * 1024 == pageSize)
+
+        let given = ResidentPages.releaseReadPages(of: before)
+
+        #expect(given == length - pageSize, "every page but the written one")
+        let after = try #require(Self.mapping(at: data))
+        #expect(after.residentKilobytes * 1024 == pageSize, "only the written page stays")
+        var expected = contents
+        expected[3 * pageSize + 1] = 0xEF
+        #expect(Array(UnsafeRawBufferPointer(start: data, count: length)) == expected, "nothing lost")
+    }
+
     private static func map(_ fd: Int32, _ length: Int, _ protection: Int32) throws -> UnsafeMutableRawPointer {
         let address = mmap(nil, length, protection, MAP_PRIVATE, fd, 0)
         try #require(address != nil && address != MAP_FAILED, "mmap: \(Errno.current)")

@@ -22,9 +22,12 @@
 ///
 /// While a motion gate holds back the scans of a still device (``MotionGate``), silence is no fault and samples far
 /// apart are no clock jump: the sensor looks every ``Settings/gatedLookInterval`` instead (``gatedLook(usable:
-/// asleepOffset:)``), and a look that finds no sample since the previous one lets one scan through the gate; if none
-/// comes within `PollFallbackSec=` (``probeEnded(usable:)``), the buffer is re-validated as a silent one. A buffer
-/// gone silent while gated is so found within ``Settings/gatedLookInterval`` + `PollFallbackSec=`.
+/// asleepOffset:)``): a suspend is found at the next look, and when ``Settings/gatedLooksPerProbe`` looks in a row
+/// found no sample (the first silent look, until a probe of this buffer was answered), one scan is let through
+/// the gate; if none comes within `PollFallbackSec=`
+/// (``probeEnded(usable:)``), the buffer is re-validated as a silent one. A buffer gone silent while gated is so found
+/// within ``Settings/gatedLooksPerProbe`` × ``Settings/gatedLookInterval`` + `PollFallbackSec=`
+/// (``Settings/gatedSilenceBound``).
 ///
 /// No clock is read and nothing is allocated here: the sensor passes the loop's cached clocks and the sample times.
 struct BufferWatch: Equatable, Sendable {
@@ -37,18 +40,29 @@ struct BufferWatch: Equatable, Sendable {
         var enoughAfterRevalidation: Int
         /// Seconds between two looks while the gate holds the scans back: ``gatedLookFactor`` × `PollFallbackSec=`.
         var gatedLookInterval: Double
+        /// Looks in a row that find no sample before one scan is let through the gate (a probe): 1 for a HID hub's
+        /// hysteresis, which opens and closes with two attribute writes, more for an any-motion trigger, which
+        /// changes only with the buffer off (``MotionGate/looksPerProbe``).
+        var gatedLooksPerProbe: Int
 
-        /// The looks while gated are this many times `PollFallbackSec=` apart (40 s by default): each look that finds
-        /// nothing costs two wake-ups (the look, the probe's scan), so a still device wakes the process
-        /// 2 / (20 × `PollFallbackSec=`) times a second (0.05 by default); the looks of a convertible's two sensors
-        /// fall in one wake-up (the timers' second of slack), so three wake-ups for both (0.075 a second).
+        /// The looks while gated are this many times `PollFallbackSec=` apart (40 s by default). A look alone is one
+        /// wake-up (the looks of a convertible's two sensors fall in one: the timers' second of slack); a probe adds
+        /// what opening and closing the gate costs (``MotionGate/looksPerProbe``).
         static let gatedLookFactor = 20.0
 
-        /// The settings for a sensor asking for `rate` samples per second and falling back after `pollFallback`.
-        init(clockJump: Double, rate: Double, pollFallback: Double) {
+        /// The settings for a sensor asking for `rate` samples per second and falling back after `pollFallback`,
+        /// gated by `gate` at the idle pace (nil: no gate).
+        init(clockJump: Double, rate: Double, pollFallback: Double, gate: MotionGate? = nil) {
             self.clockJump = clockJump
             enoughAfterRevalidation = Int(max(1, rate * pollFallback))
             gatedLookInterval = Self.gatedLookFactor * pollFallback
+            gatedLooksPerProbe = gate?.looksPerProbe ?? 1
+        }
+
+        /// The longest a buffer gone silent while gated and still stays unnoticed: the looks before a probe, then
+        /// the probe's `PollFallbackSec=` (a re-validated buffer that stays silent is polled `PollFallbackSec=` later).
+        var gatedSilenceBound: Double {
+            Double(gatedLooksPerProbe) * gatedLookInterval + gatedLookInterval / Self.gatedLookFactor
         }
     }
 
@@ -87,6 +101,15 @@ struct BufferWatch: Equatable, Sendable {
     private(set) var usableAtLastLook: Int
     /// Consecutive looks that found no new usable sample.
     private(set) var silentLooks = 0
+    /// Consecutive gated looks that found no new usable sample since the last probe (or the gate closed).
+    private(set) var quietGatedLooks = 0
+    /// Whether a probe of this buffer was answered: until one was, the first silent gated look probes, whatever
+    /// ``Settings/gatedLooksPerProbe`` says. (Scans that come while gated may be the last of the full pace, read after
+    /// the gate closed: they prove nothing of the gate.)
+    private(set) var deliveredGated = false
+    /// Whether the last gated look asked for a probe: a sample seen at the next look answered it (the sensor stops
+    /// waiting for ``probeEnded(usable:)`` once a sample comes).
+    private(set) var probeAsked = false
     /// Time spent suspended (CLOCK_BOOTTIME − CLOCK_MONOTONIC) at the previous look: it grows by every suspend.
     private(set) var asleepOffset: Double
     /// The time of the previous sample; NaN before the first.
@@ -130,7 +153,8 @@ struct BufferWatch: Equatable, Sendable {
     }
 
     /// A look while the gate holds the scans back, every ``Settings/gatedLookInterval``: a suspend re-validates,
-    /// a sample since the previous look keeps, nothing asks for a probe.
+    /// a sample since the previous look keeps, nothing for ``Settings/gatedLooksPerProbe`` looks in a row asks for a
+    /// probe.
     mutating func gatedLook(usable: Int, asleepOffset: Double) -> Verdict {
         let slept = asleepOffset - self.asleepOffset
         self.asleepOffset = asleepOffset
@@ -138,18 +162,28 @@ struct BufferWatch: Equatable, Sendable {
         if slept > settings.clockJump {
             return revalidation(because: .suspended(seconds: slept), usable: usable)
         }
+        let asked = probeAsked
+        probeAsked = false
         if usable != usableAtLastLook {
             usableAtLastLook = usable
+            quietGatedLooks = 0
+            if asked { deliveredGated = true }
             return .keep
         }
+        quietGatedLooks += 1
+        guard quietGatedLooks >= settings.gatedLooksPerProbe || !deliveredGated else { return .keep }
+        quietGatedLooks = 0
+        probeAsked = true
         return .probe
     }
 
     /// `PollFallbackSec=` after a probe: kept if a usable sample came since the look that asked for it, else the
     /// buffer is silent.
     mutating func probeEnded(usable: Int) -> Verdict {
+        probeAsked = false
         if usable != usableAtLastLook {
             usableAtLastLook = usable
+            deliveredGated = true
             return .keep
         }
         return revalidation(because: .silent, usable: usable)
@@ -159,6 +193,8 @@ struct BufferWatch: Equatable, Sendable {
     mutating func gateChanged(usable: Int) {
         usableAtLastLook = usable
         silentLooks = 0
+        quietGatedLooks = 0
+        probeAsked = false
     }
 
     /// A sample read at `time` (usable or not): the cause of a re-validation when the clock jumped since the

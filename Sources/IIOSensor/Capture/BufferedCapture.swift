@@ -191,7 +191,8 @@ final class BufferedCapture: Capture {
     /// Opens the gate for one scan, at the idle pace, to see that the buffer still delivers while the device is
     /// still; the first scan closes it again. Does nothing unless the gate holds the scans back now.
     /// A hub's hysteresis changes with the buffer on (two attribute writes, no re-configuration); the any-motion
-    /// trigger only with the buffer off.
+    /// trigger only with the buffer off (``switchGate(closed:)``), which is why its probes are rarer
+    /// (``MotionGate/looksPerProbe``).
     func probe() {
         guard motionGated, buffer != nil else { return }
         probing = true
@@ -199,7 +200,7 @@ final class BufferedCapture: Capture {
             motionGated = false
             return
         }
-        configure(.idle, gated: false)
+        switchGate(closed: false)
     }
 
     /// The probe's scan came: the gate closes again, with the buffer on when it is a hub's hysteresis.
@@ -209,7 +210,18 @@ final class BufferedCapture: Capture {
             motionGated = true
             return
         }
-        configure(.idle, gated: true)
+        switchGate(closed: true)
+    }
+
+    /// Opens or closes the gate with the buffer off (an any-motion trigger), at the idle pace: the buffer disabled,
+    /// the trigger set, the buffer of one scan enabled again. The sampling frequency stays as it is (a probe does not
+    /// change the pace): no write but the trigger's and the buffer's own.
+    private func switchGate(closed: Bool) {
+        source = nil
+        if let buffer { iio_buffer_destroy(buffer) }
+        buffer = nil
+        motionGated = setGate(closed: closed)
+        enableBuffer(scans: 1)
     }
 
     /// Configures the pace `new`, the gate closed when `gated` and the pace idle, and a buffer to match.
@@ -239,6 +251,13 @@ final class BufferedCapture: Capture {
             settings.setFrequency(device, full)
         }
         motionGated = setGate(closed: pace == .idle && gated)
+        enableBuffer(scans: scans)
+        return accepted
+    }
+
+    /// Enables a buffer of `scans` scans again after a change with the buffer off; a failure ends in the sensor's
+    /// `captureFailed(_:)` at the next loop iteration.
+    private func enableBuffer(scans: Int) {
         do {
             try makeBuffer(scans: scans)
         } catch {
@@ -252,7 +271,6 @@ final class BufferedCapture: Capture {
                 self.owner.captureFailed(error)
             }
         }
-        return accepted
     }
 
     /// Closes the gate (the hub's hysteresis, the any-motion trigger) or opens it (hysteresis 0, the data-ready

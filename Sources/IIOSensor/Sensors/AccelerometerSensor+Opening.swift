@@ -78,7 +78,8 @@ extension AccelerometerSensor: SensorDriver {
                 settings: BufferWatch.Settings(
                     clockJump: Self.clockJump,
                     rate: options.rate,
-                    pollFallback: options.pollFallback
+                    pollFallback: options.pollFallback,
+                    gate: capture.gate
                 ),
                 usable: usableSamples,
                 asleepOffset: asleepOffset,
