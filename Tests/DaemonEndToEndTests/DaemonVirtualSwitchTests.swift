@@ -130,6 +130,73 @@ extension EmulatedDeviceTests {
             #expect(after["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false, "\(after)")
         }
 
+        @Test func aBaseThatVanishedWithoutAUeventIsNotStartedAgainUntilItComesBack() async throws {
+            // The base accelerometer is found while nobody generates, then its sysfs goes with no remove event (a
+            // driver unbound oddly, an emulation torn down). The switch, turned on by a reload, claims the sensors:
+            // the base is found absent once, the switch gives its claim up, and nothing starts the sensors again
+            // (no loop of claims and absences) until udev announces the device.
+            var convertible = try await Convertible(
+                displayBuffered: false,
+                policy: ["VirtualTabletSwitch=no"],
+                uinput: true,
+                generating: false
+            )
+            defer { convertible.daemon.process.terminate() }
+            let process = convertible.daemon.process
+            let claims = "the virtual tablet-mode switch keeps the sensors running to read the hinge"
+            let releases = "the virtual tablet-mode switch no longer keeps the sensors running"
+            func count(_ text: String) -> Int {
+                process.errorText.split(separator: "\n").filter { $0.contains(text) }.count
+            }
+            func absences() -> Int {
+                process.errorText.split(separator: "\n")
+                    .filter { $0.contains("no accelerometer") && !$0.contains("no accelerometer yet") }.count
+            }
+            #expect(await process.waitUntil("both accelerometers are found") { count("accelerometer found") >= 2 })
+            try convertible.testbed.removeDevice(convertible.base.syspath, announce: false)
+
+            try "[Policy]\nAutoRotate=tablet-mode\n".write(
+                toFile: convertible.configPath,
+                atomically: true,
+                encoding: .utf8
+            )
+            process.signal(SIGHUP)
+            #expect(await process.waitUntil("the switch gives its claim up") { count(releases) >= 1 })
+            // Settled: the sensors stopped, and the base, not there, no longer named (as on a machine without one).
+            var settled: DaemonJSON?
+            let deadline = ContinuousClock.now + .seconds(30)
+            while settled == nil, ContinuousClock.now < deadline {
+                let status = try #require(try await convertible.client.call("status").result)
+                if status["sensor"]?["status"]?.string == "stopped", status["base_sensor"] == nil,
+                    status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false
+                {
+                    settled = status
+                } else {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            #expect(settled != nil, "\(process.report)")
+            // And it stays so: each later request finds the sensors stopped, not claimed again in between.
+            for _ in 0..<20 {
+                let status = try #require(try await convertible.client.call("status").result)
+                #expect(status["sensor"]?["status"]?.string == "stopped" && status["base_sensor"] == nil, "\(status)")
+                #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false, "\(status)")
+            }
+            #expect(count(releases) == 1 && absences() == 1, "\(process.errorText)")
+
+            // The device announced again: found, claimed, read; up to then the sensors stayed stopped.
+            _ = try convertible.testbed.add(convertible.base.description, announce: true)
+            let reopened = try await convertible.open(to: 100)
+            #expect(reopened?["tablet_mode_source"]?.string == "hinge", "\(String(describing: reopened))")
+            // One claim as the switch was turned on, one as the base came back; the base absent once.
+            #expect(count(claims) == 2, "claims: \(count(claims))\n\(process.errorText)")
+            #expect(count(releases) == 1, "releases: \(count(releases))\n\(process.errorText)")
+            #expect(absences() == 1, "absences: \(absences())\n\(process.errorText)")
+            let status = try #require(try await convertible.client.call("status").result)
+            #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == true, "\(status)")
+            #expect(status["base_sensor"]?["status"]?.string == "active", "\(status)")
+        }
+
         @Test func withTheSwitchOffAndNobodyGeneratingNothingIsRead() async throws {
             var convertible = try await Convertible(
                 displayBuffered: false,

@@ -137,4 +137,43 @@ import Testing
             owner.changes == ["stopped→active", "active→absent", "absent→stopped", "stopped→active", "active→failed"]
         )
     }
+
+    @Test func anAbsentSensorStoppedNamesNoDeviceAndACapturingOneKeepsItsOwn() throws {
+        let loop = try EventLoop()
+        let owner = Owner()
+        let (shell, sensor) = Self.shell(
+            [.capturing(ScriptedCapture()), .absent(reason: "no accelerometer found")],
+            loop: loop,
+            owner: owner
+        )
+        let device = Accelerometer(
+            id: "iio:device1",
+            name: "bmc150_accel",
+            label: nil,
+            syspath: nil,
+            location: .base,
+            locationSource: "label",
+            calibration: Calibration(scale: Vector3(x: 1, y: 1, z: 1)),
+            matrixSource: "identity",
+            scaleSource: "none",
+            canBuffer: false,
+            triggerName: nil,
+            samplingFrequency: nil,
+            availableFrequencies: [],
+            hasTimestamp: false,
+            warnings: []
+        )
+        shell.accelerometer = device
+        shell.start()
+        shell.stop()
+        #expect(shell.accelerometer?.id == device.id, "a device read until the stop is still the one known")
+        // The device vanished with no remove event: the next start finds nothing, and its owner, hearing the
+        // stop, must not be told of a device that would make it start the sensor again at once.
+        shell.start()
+        #expect(shell.status == .absent)
+        shell.stop()
+        #expect(shell.accelerometer == nil)
+        #expect(sensor.attempts == 2)
+        #expect(owner.changes == ["stopped→active", "active→stopped", "stopped→absent", "absent→stopped"])
+    }
 }

@@ -140,9 +140,13 @@ final class SensorShell<Driver: SensorDriver> {
         attempt()
     }
 
-    /// Stops capture completely and puts the device back; a change of status is reported.
+    /// Stops capture completely and puts the device back; a change of status is reported. An absent sensor forgets
+    /// the device it last knew: it was not there, so a stopped sensor names none (a hotplug event looks for it again)
+    /// and its owner is not told of a device that would make it start the sensor again at once, only to find it
+    /// absent again.
     func stop() {
         if case .closed = phase { return }
+        if case .absent = phase { accelerometer = nil }
         tearDown()
         move(to: .stopped)
     }
