@@ -56,15 +56,12 @@ import Testing
     func releasingLosesNothing(mode: ResidentPages.Mode) throws {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = 16 * pageSize
-        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        try #require(fd >= 0)
+        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let (fd, template) = try Self.temporaryFile(holding: contents)
         defer {
             close(fd)
             unlink(template)
         }
-        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        try FileDescriptor(rawValue: fd).writeAll(contents)
 
         let code = try Self.map(fd, length, PROT_READ)
         let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
@@ -99,15 +96,12 @@ import Testing
     @Test func theReadPagesOfAWrittenMappingAreGivenBack() throws {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let length = 16 * pageSize
-        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        try #require(fd >= 0)
+        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
+        let (fd, template) = try Self.temporaryFile(holding: contents)
         defer {
             close(fd)
             unlink(template)
         }
-        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
-        try FileDescriptor(rawValue: fd).writeAll(contents)
         let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
         defer { munmap(data, length) }
         var sum = 0
@@ -127,6 +121,21 @@ import Testing
         var expected = contents
         expected[3 * pageSize + 1] = 0xEF
         #expect(Array(UnsafeRawBufferPointer(start: data, count: length)) == expected, "nothing lost")
+    }
+
+    /// A new file in /tmp holding `contents`: its descriptor and its path (for `unlink`).
+    private static func temporaryFile(holding contents: [UInt8]) throws -> (Int32, [CChar]) {
+        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        try #require(fd >= 0)
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(contents)
+        } catch {
+            close(fd)
+            unlink(template)
+            throw error
+        }
+        return (fd, template)
     }
 
     private static func map(_ fd: Int32, _ length: Int, _ protection: Int32) throws -> UnsafeMutableRawPointer {
