@@ -51,25 +51,7 @@ final class DaemonStatus: StatusSource {
 
     func statusReport() -> StatusReport {
         let settings = engine.settings
-        let sensors = engine.sensors
-        let findings = engine.axesFindings
-        let report = Self.report(
-            of: sensors.display,
-            status: engine.sensorState,
-            rate: settings.sensor.rate,
-            findings: findings.filter { $0.sensor == .display }
-        )
-        // The base sensor is named only when there is one (or it failed): most machines have none.
-        let baseStatus = sensors.base.status
-        let base =
-            sensors.base.accelerometer == nil && baseStatus != .failed
-            ? nil
-            : Self.report(
-                of: sensors.base,
-                status: baseStatus,
-                rate: settings.sensor.rate,
-                findings: findings.filter { $0.sensor == .base }
-            )
+        let (report, base) = Self.sensorReports(of: engine)
         return StatusReport(
             version: OrientdVersion.current,
             uptime: max(0, loop.now - startTime),
@@ -91,12 +73,40 @@ final class DaemonStatus: StatusSource {
         )
     }
 
-    /// What `status` says of one sensor: its device, calibration, mode and counters.
+    /// What `status` says of the display's sensor, and of the base's when there is one (or it failed).
+    static func sensorReports(of engine: Engine) -> (display: StatusReport.Sensor, base: StatusReport.Sensor?) {
+        let rate = engine.settings.sensor.rate
+        let sensors = engine.sensors
+        let findings = engine.axesFindings
+        let display = report(
+            of: sensors.display,
+            status: engine.sensorState,
+            rate: rate,
+            findings: findings.filter { $0.sensor == .display },
+            reading: engine.reading(at: .display)
+        )
+        // The base sensor is named only when there is one (or it failed): most machines have none.
+        let baseStatus = sensors.base.status
+        let base =
+            sensors.base.accelerometer == nil && baseStatus != .failed
+            ? nil
+            : report(
+                of: sensors.base,
+                status: baseStatus,
+                rate: rate,
+                findings: findings.filter { $0.sensor == .base },
+                reading: engine.reading(at: .base)
+            )
+        return (display, base)
+    }
+
+    /// What `status` says of one sensor: its device, calibration, mode, counters and last reading.
     private static func report(
         of sensor: any EngineSensor,
         status: SensorState,
         rate: Double,
-        findings: [AxesCheck.Finding]
+        findings: [AxesCheck.Finding],
+        reading: Vector3?
     ) -> StatusReport.Sensor {
         let accelerometer = sensor.accelerometer
         let calibration = accelerometer?.calibration
@@ -124,7 +134,8 @@ final class DaemonStatus: StatusSource {
             location: accelerometer.map { "\($0.location.rawValue) (\($0.locationSource))" },
             samplesRead: sensor.samplesRead,
             lastError: sensor.lastError,
-            axes: axes.isEmpty ? nil : axes
+            axes: axes.isEmpty ? nil : axes,
+            reading: reading.map { [$0.x, $0.y, $0.z] }
         )
     }
 }

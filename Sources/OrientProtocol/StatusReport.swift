@@ -47,6 +47,11 @@ public struct StatusReport: Sendable, Hashable, Codable, JSONEncodedObject {
         /// What says that its axes cannot be right (a matrix that is not a signed permutation, readings that
         /// contradict it), each with what to do; nil when nothing does.
         public var axes: [String]?
+        /// The last sample read, before the mount matrix (after scale and offset, m/s²: what the driver's raw
+        /// attributes give, scaled), computed from the last sample by the inverse of the matrix in force; nil while
+        /// the sensor does not capture, before its first sample, or when the matrix cannot be inverted.
+        /// ``samplesRead`` tells a new one from the one seen before.
+        public var reading: [Double]?
 
         /// A sensor report from its parts.
         public init(
@@ -63,7 +68,8 @@ public struct StatusReport: Sendable, Hashable, Codable, JSONEncodedObject {
             location: String?,
             samplesRead: Int,
             lastError: String?,
-            axes: [String]? = nil
+            axes: [String]? = nil,
+            reading: [Double]? = nil
         ) {
             self.status = status
             self.device = device
@@ -79,10 +85,11 @@ public struct StatusReport: Sendable, Hashable, Codable, JSONEncodedObject {
             self.samplesRead = samplesRead
             self.lastError = lastError
             self.axes = axes
+            self.reading = reading
         }
 
         private enum CodingKeys: String, CodingKey {
-            case status, device, driver, mode, rate, scale, offset, matrix, location, axes
+            case status, device, driver, mode, rate, scale, offset, matrix, location, axes, reading
             case fellBack = "fell_back"
             case matrixSource = "matrix_source"
             case samplesRead = "samples_read"

@@ -62,6 +62,13 @@ extension MountMatrix {
 
     /// The determinant: +1 for a rotation, −1 for a reflection, 0 when two rows read the same axis.
     public var determinant: Double { Matrix3(rows: entries).determinant }
+
+    /// M⁻¹, which turns a reading back into what the sensor read before the matrix; nil when the matrix cannot be
+    /// inverted (two rows along the same axis).
+    public var inverse: MountMatrix? {
+        guard let inverse = Matrix3(rows: entries).inverse else { return nil }
+        return try? MountMatrix(inverse.entries)
+    }
 }
 
 extension Vector3 {

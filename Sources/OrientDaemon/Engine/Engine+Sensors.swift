@@ -22,11 +22,25 @@ extension Engine: AccelerometerSampleSink {
     package func accelerometer(at location: SensorLocation, captured sample: Sample) {
         switch location {
         case .display:
+            lastAcceleration.display = sample.acceleration
             clocks.display(sample, now: sensors.now)
             handle(sample)
         case .base:
+            lastAcceleration.base = sample.acceleration
             handleBase(clocks.base(sample, now: sensors.now))
         }
+    }
+
+    /// What the sensor at `location` read last, before its mount matrix (after scale and offset, m/s²): its last
+    /// sample turned back by the inverse of the matrix in force. nil while it does not capture, before its first
+    /// sample, or when the matrix cannot be inverted. For `status` (`orientd calibrate` takes its poses from it when
+    /// the driver refuses it raw readings while the daemon reads the buffer); computed only when asked.
+    package func reading(at location: SensorLocation) -> Vector3? {
+        let sensor = location == .display ? sensors.display : sensors.base
+        let last = location == .display ? lastAcceleration.display : lastAcceleration.base
+        guard sensor.status == .active, let last, let inverse = sensor.accelerometer?.calibration.matrix.inverse
+        else { return nil }
+        return inverse.apply(to: last)
     }
 }
 
@@ -39,7 +53,11 @@ extension Engine: AccelerometerSensorDelegate {
         changedStatusFrom previous: SensorState,
         to current: SensorState
     ) {
-        if current != .active { clocks.reset() }
+        if current != .active {
+            clocks.reset()
+            // A reading of an earlier capture says nothing of the next one's (its matrix may be another).
+            if location == .display { lastAcceleration.display = nil } else { lastAcceleration.base = nil }
+        }
         if current == .active { sayMatrixProblem(at: location) }
         switch location {
         case .display:

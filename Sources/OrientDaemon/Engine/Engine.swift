@@ -54,6 +54,9 @@ package final class Engine {
     var paceTracker = PaceTracker()
     /// The base sensor's sample times on the display's clock, for the hinge.
     let clocks = SensorClocks()
+    /// The acceleration of each sensor's last sample (after its matrix, unfiltered), for `status` to show what the
+    /// sensor read (``reading(at:)``); nil before the first sample of a capture.
+    var lastAcceleration: (display: Vector3?, base: Vector3?) = (nil, nil)
     private let sensorFactory: any SensorFactory
     /// The display and base sensors, made once the engine exists (it takes their samples and is their delegate).
     private(set) lazy var sensors = SensorSet(
