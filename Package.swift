@@ -95,8 +95,8 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
-                "UdevSupport",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "OrientClient",
+                "SystemSupport", "UdevSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Synchronization
-import SystemSupport
+package import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -22,14 +22,14 @@ import Musl
 
 /// A connected `AF_UNIX` stream socket: owns the descriptor and closes it exactly once, so that a write
 /// racing a close never reaches a descriptor number the process has reused meanwhile.
-final class UnixSocket: Sendable {
+package final class UnixSocket: Sendable {
     /// The descriptor, for the read source; valid until ``close()``.
-    let descriptor: Int32
+    package let descriptor: Int32
     private let isClosed = Mutex(false)
 
     /// Connects to `path`.
     /// - Throws: the errno of socket(2) or connect(2); `ENAMETOOLONG` for a path that does not fit `sun_path`.
-    init(connectingTo path: String) throws(Errno) {
+    package init(connectingTo path: String) throws(Errno) {
         let address = try UnixSocketAddress(path: path)
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Errno.current }
@@ -50,7 +50,7 @@ final class UnixSocket: Sendable {
     /// Writes all of `bytes` with send(2), without SIGPIPE, made again when a signal interrupts it; while the daemon reads slowly, waits
     /// until it has room (it bounds its own queue, not ours).
     /// - Throws: the errno of send(2); `EBADF` once closed.
-    func send(_ bytes: some Collection<UInt8>) throws(Errno) {
+    package func send(_ bytes: some Collection<UInt8>) throws(Errno) {
         try isClosed.withLock { closed throws(Errno) in
             guard !closed else { throw Errno.badFileDescriptor }
             try FileDescriptor(rawValue: descriptor).writeAll(Array(bytes), using: .send)
@@ -60,12 +60,12 @@ final class UnixSocket: Sendable {
     /// Reads what is available with read(2) into `buffer`, made again when a signal interrupts it: the byte count,
     /// 0 at the end of the stream.
     /// - Throws: the errno of read(2), `EAGAIN` when nothing is left to read.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         try FileDescriptor(rawValue: descriptor).read(into: buffer)
     }
 
     /// Closes the descriptor (once).
-    func close() {
+    package func close() {
         isClosed.withLock { closed in
             guard !closed else { return }
             closed = true

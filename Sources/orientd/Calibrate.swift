@@ -128,7 +128,8 @@ struct Calibrate: ParsableCommand {
             output.fail("\(error)")
         }
         display.start()
-        guard display.status == .active, let chosen = display.accelerometer else {
+        // A sensor that failed has found its accelerometer and cannot read it: the daemon may (below).
+        guard display.status == .active || display.status == .failed, let chosen = display.accelerometer else {
             display.stop()
             output.fail(
                 "no accelerometer to calibrate: \(display.lastError ?? "none found") ('orientd sensors' lists what was found)"
@@ -144,12 +145,57 @@ struct Calibrate: ParsableCommand {
         var baseChosen: Accelerometer?
         if device == nil {
             base.start()
-            if base.status == .active, let found = base.accelerometer, found.id != chosen.id {
+            if base.status == .active || base.status == .failed, let found = base.accelerometer, found.id != chosen.id {
                 baseChosen = found
             } else {
                 base.stop()
             }
         }
+        // Some drivers refuse raw readings while the daemon reads their buffer for a client: their readings are
+        // taken through the daemon then, at the start or once a sensor fails.
+        var throughDaemon: DaemonReadings?
+        var stopLocalSensors: TimerSource?
+        let readThroughDaemon = { [unowned run, unowned display, unowned base] () -> String? in
+            guard throughDaemon == nil else { return "the readings already come through the daemon" }
+            var devices: [SensorLocation: String] = [.display: chosen.id]
+            if let baseChosen { devices[.base] = baseChosen.id }
+            do throws(DaemonReadings.Unavailable) {
+                throughDaemon = try DaemonReadings(loop: loop, devices: devices, sink: run) { why in
+                    run.daemonReadingsStopped(why)
+                }
+            } catch {
+                return error.description
+            }
+            output.say(
+                "The readings come through the daemon (orientd reads the accelerometer's buffer for a client, and "
+                    + "its driver refuses calibrate raw readings meanwhile)."
+            )
+            // Not from inside a sensor's own report: stopped at the loop's next turn.
+            stopLocalSensors = try? loop.addNextTurnAction {
+                display.stop()
+                base.stop()
+            }
+            return nil
+        }
+        if display.status == .failed || (baseChosen != nil && base.status == .failed) {
+            if let refused = readThroughDaemon() {
+                if display.status == .failed {
+                    display.stop()
+                    base.stop()
+                    output.fail(
+                        CalibrationRun.cannotRead(
+                            "\(chosen.id)",
+                            why: display.lastError.map { ": \($0)" } ?? "",
+                            daemon: refused
+                        )
+                    )
+                }
+                // The base alone cannot be read, nor given by the daemon: the display is calibrated alone.
+                base.stop()
+                baseChosen = nil
+            }
+        }
+        run.readThroughDaemon = { _ in readThroughDaemon() }
         // Readings in m/s² are checked against 9.81; raw counts, or a guessed scale, against the first pose's size.
         let isScaled = { (accelerometer: Accelerometer) in
             accelerometer.scaleSource != "none" && !accelerometer.scaleSource.hasPrefix("default")
@@ -163,11 +209,13 @@ struct Calibrate: ParsableCommand {
         } catch {
             display.stop()
             base.stop()
+            throughDaemon?.stop()
             output.fail("\(error)")
         }
         display.stop()
         base.stop()
-        withExtendedLifetime(sources) {}
+        throughDaemon?.stop()
+        withExtendedLifetime((sources, stopLocalSensors)) {}
         guard code == 0, let outcome = run.outcome else {
             if code == 130 { output.fail("interrupted: nothing written") }
             output.fail(run.failure ?? "the calibration did not finish")

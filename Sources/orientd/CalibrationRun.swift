@@ -30,6 +30,9 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
     private let stepTimeout: Double
     /// The last error of the sensor at a location, to say why it cannot be read.
     var lastError: (SensorLocation) -> String? = { _ in nil }
+    /// Takes the readings through the daemon instead, once a sensor cannot be read (``DaemonReadings``): nil when it
+    /// did, else why not.
+    var readThroughDaemon: (SensorLocation) -> String? = { _ in "it was not tried" }
 
     init(loop: EventLoop, output: CalibrationOutput, stepTimeout: Double) {
         self.loop = loop
@@ -87,12 +90,26 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
         guard session != nil, current == .failed || current == .absent else { return }
         let name = location == .base ? "the base accelerometer" : "the accelerometer"
         let why = lastError(location).map { ": \($0)" } ?? ""
-        end(
-            failure: current == .absent
-                ? "\(name) went away\(why); nothing written"
-                : "\(name) cannot be read\(why). Some drivers refuse raw readings while orientd reads their "
-                    + "buffer for a client: stop the clients or 'systemctl stop orientd', calibrate, and start it again"
-        )
+        if current == .absent {
+            end(failure: "\(name) went away\(why); nothing written")
+            return
+        }
+        // The driver may refuse raw readings now that the daemon reads its buffer: the daemon hands them on.
+        guard let refused = readThroughDaemon(location) else { return }
+        end(failure: Self.cannotRead(name, why: why, daemon: refused))
+    }
+
+    /// The readings that came through the daemon stopped (it went away, or its sensor did).
+    func daemonReadingsStopped(_ why: String) {
+        guard session != nil else { return }
+        end(failure: "the readings through the daemon stopped: \(why); nothing written")
+    }
+
+    /// Why an accelerometer cannot be read, by calibrate or through the daemon, and what to do.
+    static func cannotRead(_ name: String, why: String, daemon: String) -> String {
+        "\(name) cannot be read\(why). Some drivers refuse raw readings while orientd reads their buffer for a "
+            + "client, and the daemon could not give them (\(daemon)): stop the clients or 'systemctl stop orientd', "
+            + "calibrate, and start it again"
     }
 
     private func showProgress(_ session: CalibrationSession) {

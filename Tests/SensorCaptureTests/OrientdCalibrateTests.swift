@@ -40,15 +40,20 @@ struct CalibrationMachine {
 
     /// The testbed with the DMI device, the parents and the accelerometers.
     func add(to testbed: Testbed) throws {
-        try testbed.add("P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(dmi)\\n\n")
+        try addParents(to: testbed)
         for sensor in [display] + (base.map { [$0] } ?? []) {
-            try testbed.add(sensor.parent)
             if let input = sensor.input {
                 try input.add(to: testbed)
             } else {
                 try testbed.add(sensor.fixture.description)
             }
         }
+    }
+
+    /// The DMI device and the accelerometers' parents, without the accelerometers (for a rig that adds them).
+    func addParents(to testbed: Testbed) throws {
+        try testbed.add("P: /devices/virtual/dmi/id\nE: SUBSYSTEM=dmi\nA: modalias=\(dmi)\\n\n")
+        for sensor in [display] + (base.map { [$0] } ?? []) { try testbed.add(sensor.parent) }
     }
 
     /// The raw counts of `sensor` reading the calibrated `direction` (in g), with a tremor of `jitter` g.
@@ -75,10 +80,19 @@ final class CalibrationDriver {
     let testbed: Testbed
     private var timestamp: Int64 = 1_000_000_000
 
-    init(_ machine: CalibrationMachine, testbed: Testbed, arguments: [String]) throws {
+    init(
+        _ machine: CalibrationMachine,
+        testbed: Testbed,
+        arguments: [String],
+        environment: [String: String] = [:]
+    ) throws {
         self.machine = machine
         self.testbed = testbed
-        child = try ChildProcess.orientd(["calibrate", "--json"] + arguments, testbed: testbed)
+        child = try ChildProcess.orientd(
+            ["calibrate", "--json"] + arguments,
+            testbed: testbed,
+            environment: environment
+        )
     }
 
     /// The JSON objects printed so far.
