@@ -35,7 +35,12 @@ struct Calibrate: ParsableCommand {
             From the raw readings it derives each accelerometer's mount matrix (rotations and reflections \
             alike) and refuses, with nothing written, poses that cannot give one: two poses along the same \
             axis, a reading far from 1 g, a pose held between two axes. It reads the sensors itself \
-            (polling when the daemon holds the buffer), whether or not the daemon runs.
+            (polling when the daemon holds the buffer), whether or not the daemon runs. Some drivers \
+            (bmc150, kxcjk-1013, st_accel) refuse raw readings while the daemon reads their buffer for a \
+            client: then the readings come through the daemon (its control socket: [Server] Socket= of its \
+            configuration, else $ORIENTD_SOCKET, else /run/orientd/socket), which keeps the sensors running \
+            until the calibration ends; it says so. If the daemon cannot give them either, it ends with an \
+            error and nothing written: stop the clients or 'systemctl stop orientd' for the minute it takes.
 
             'Upright' means the way the picture stands when nothing turns it, as the maker's logo appears \
             at power-on (systemd's 60-sensor.hwdb defines the axes by the display panel, not the casing): \

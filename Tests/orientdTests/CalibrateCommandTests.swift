@@ -24,7 +24,7 @@ struct CalibrateCommandTests {
         let help = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for phrase in [
             "/etc/udev/hwdb.d/61-sensor-local.hwdb", "60-sensor.rules", "portrait", "--hwdb-root", "--json",
-            "--apply", "logo appears at power-on",
+            "--apply", "logo appears at power-on", "the readings come through the daemon", "$ORIENTD_SOCKET",
         ] {
             #expect(help.contains(phrase), "\(phrase) missing from:\n\(result.standardOutput)")
         }
