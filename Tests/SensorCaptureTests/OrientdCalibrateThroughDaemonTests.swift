@@ -83,6 +83,45 @@ extension EmulatedDeviceTests {
             #expect(status.result?["sensor"]?["status"]?.string == "active", "\(status)")
         }
 
+        /// A Chromebook convertible whose two accelerometers refuse raw readings while the daemon reads their
+        /// buffers: both matrices, from the `sensor` and `base_sensor` readings of `status`.
+        @Test func aConvertibleGivesBothHiddenMatricesThroughTheDaemon() async throws {
+            let displayTruth = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]
+            let baseTruth = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
+            let machine = OrientdCalibrateTests.crosEC(display: displayTruth, base: baseTruth, buffered: true)
+            let base = try #require(machine.base)
+            let testbed = Testbed()
+            try machine.addParents(to: testbed)
+            try testbed.add(base.fixture.description)
+            // No virtual tablet-mode switch (it would open the host's /dev/uinput): the client's begin starts both.
+            let rig = try await GeneratingDaemon(
+                fixture: machine.display.fixture,
+                testbed: testbed,
+                configuration: "[Policy]\nVirtualTabletSwitch=no\n"
+            )
+            #expect(await rig.daemon.waitForBufferEnable("1", base.fixture), "the base's buffer")
+            for sensor in [machine.display, base] { try Self.refuseRawReadings(sensor.fixture, in: testbed) }
+            let root = Self.scratchRoot()
+            defer { try? FileManager.default.removeItem(atPath: root) }
+
+            let driver = try CalibrationDriver(
+                machine,
+                testbed: testbed,
+                arguments: ["--poll", "--hwdb-root", root],
+                environment: ["ORIENTD_SOCKET": rig.sandbox.socketPath]
+            )
+            try await driver.follow()
+            await driver.child.wait()
+            #expect(driver.child.exitStatus == .exited(0), "\(driver.child.report)\n\(rig.daemon.process.report)")
+            #expect(driver.child.errorText.contains("come through the daemon"), "\(driver.child.errorText)")
+            #expect(driver.asked.count == 5)
+            let result = try #require(driver.result, "\(driver.child.report)")
+            let display = try #require(result["display"] as? [String: Any])
+            let baseResult = try #require(result["base"] as? [String: Any])
+            #expect(display["matrix"] as? String == CalibrationMachine.text(displayTruth), "\(driver.child.report)")
+            #expect(baseResult["matrix"] as? String == CalibrationMachine.text(baseTruth), "\(driver.child.report)")
+        }
+
         /// The daemon not running and the driver refusing raw readings (another program holds the buffer): the error
         /// says what to do, and nothing is written.
         @Test func withoutTheDaemonTheRefusalEndsItWithNothingWritten() async throws {
