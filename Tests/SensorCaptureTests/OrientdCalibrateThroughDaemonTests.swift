@@ -83,6 +83,45 @@ extension EmulatedDeviceTests {
             #expect(status.result?["sensor"]?["status"]?.string == "active", "\(status)")
         }
 
+        /// A client begins while calibrate polls: the daemon enables the buffer, the driver's raw reads fail from
+        /// then on (the files answer no number), and once calibrate's sensor gives up the readings come through the
+        /// daemon, the calibration going on where it was.
+        @Test func aClientThatBeginsDuringTheCalibrationHandsItToTheDaemon() async throws {
+            let truth = [[0, 1, 0], [-1, 0, 0], [0, 0, -1]]
+            var machine = Self.bufferedBMC150(truth: truth)
+            // Until the client begins the machine reads about a hundredth of 1 g: no pose to take (refused at most once).
+            machine.display.fixture.raw = AxisValues(x: 0, y: 0, z: 10)
+            let testbed = Testbed()
+            try machine.add(to: testbed)
+            let daemon = try await RunningDaemon(testbed: testbed, sandbox: try DaemonSandbox())
+            let root = Self.scratchRoot()
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            let driver = try CalibrationDriver(
+                machine,
+                testbed: testbed,
+                arguments: ["--poll", "--hwdb-root", root],
+                environment: ["ORIENTD_SOCKET": daemon.sandbox.socketPath]
+            )
+            #expect(await driver.child.waitUntil("the first step") { !driver.asked.isEmpty })
+
+            let client = try daemon.connect()
+            _ = try await client.call("begin")
+            #expect(await daemon.waitForBufferEnable("1", machine.display.fixture))
+            for axis in ["x", "y", "z"] {
+                try testbed.setAttribute(machine.display.fixture.syspath, "in_accel_\(axis)_raw", "")
+            }
+            #expect(
+                await driver.child.waitUntil("the readings through the daemon", timeout: .seconds(20)) {
+                    driver.child.errorText.contains("come through the daemon")
+                }
+            )
+            try await driver.follow()
+            await driver.child.wait()
+            #expect(driver.child.exitStatus == .exited(0), "\(driver.child.report)\n\(daemon.process.report)")
+            let display = try #require(driver.result?["display"] as? [String: Any], "\(driver.child.report)")
+            #expect(display["matrix"] as? String == CalibrationMachine.text(truth), "\(driver.child.report)")
+        }
+
         /// A Chromebook convertible whose two accelerometers refuse raw readings while the daemon reads their
         /// buffers: both matrices, from the `sensor` and `base_sensor` readings of `status`.
         @Test func aConvertibleGivesBothHiddenMatricesThroughTheDaemon() async throws {
