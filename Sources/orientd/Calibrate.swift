@@ -161,7 +161,8 @@ struct Calibrate: ParsableCommand {
         var throughDaemon: DaemonReadings?
         var stopLocalSensors: TimerSource?
         let readThroughDaemon = { [unowned run, unowned display, unowned base] () -> String? in
-            guard throughDaemon == nil else { return "the readings already come through the daemon" }
+            // A local sensor that fails before it is stopped at the switch: its readings come through the daemon.
+            guard throughDaemon == nil else { return nil }
             var devices: [SensorLocation: String] = [.display: chosen.id]
             if let baseChosen { devices[.base] = baseChosen.id }
             do throws(DaemonReadings.Unavailable) {
