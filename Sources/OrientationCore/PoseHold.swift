@@ -42,6 +42,9 @@ public struct PoseHold: Sendable {
     /// The sum of the run's first readings, to tell a slow drift (each reading near the mean, the mean moving).
     private var firstSum = Vector3.zero
     private static let firstCount = 5
+    /// The fewest readings a held pose is made of, so that the drift check has readings after the first ones even when
+    /// they come seldom (through the daemon while the machine is still, at its idle rate).
+    public static let fewestReadings = 8
     private var start = 0.0
     private var last = 0.0
     private var avoided: [Vector3] = []
@@ -117,7 +120,7 @@ public struct PoseHold: Sendable {
             return .notTurned
         }
         if count < 2 || last - start <= 0 { return count < 2 && latest != nil ? .holding(fraction: 0) : .moving }
-        let fraction = (last - start) / holdSeconds
+        let fraction = min((last - start) / holdSeconds, Double(count) / Double(Self.fewestReadings))
         return fraction >= 1 ? .held(mean: mean) : .holding(fraction: fraction)
     }
 }

@@ -236,6 +236,19 @@ struct PosePlayer {
         #expect(outcome.matrices[.display] == device.matrix)
     }
 
+    /// Readings that come seldom (through the daemon at its idle rate, 2 a second): a pose is taken only once it has
+    /// enough readings for the drift check, not after the hold's 1.5 s alone.
+    @Test func seldomReadingsTakeAPoseOnlyWithEnoughOfThem() throws {
+        var device = try HiddenMounting("0, -1, 0; 1, 0, 0; 0, 0, 1")
+        var session = CalibrationSession(plan: CalibrationPlan(withBase: false), gravity: 9.80665)
+        var takenAt: Int?
+        for reading in 1...12 {
+            let event = session.add(device.raw(Vector3(x: 0, y: 0, z: 1)), of: .display, at: Double(reading) * 0.5)
+            if case .held = event, takenAt == nil { takenAt = reading }
+        }
+        #expect(takenAt == PoseHold.fewestReadings)
+    }
+
     @Test func progressGrowsWhileHeld() throws {
         var device = try HiddenMounting("1, 0, 0; 0, 1, 0; 0, 0, 1")
         var session = CalibrationSession(plan: CalibrationPlan(withBase: false), gravity: 9.80665)
