@@ -67,7 +67,7 @@ final class SensorShell<Driver: SensorDriver> {
     /// How loudly an attempt that finds no device is logged.
     private let absenceLevel: Logger.Level
     private var monitor: HotplugMonitor?
-    /// Failures in a row, until a usable reading; a stop and a start do not end the row.
+    /// Failures in a row, until a usable reading or an absence; a stop and a start do not end the row.
     private var consecutiveFailures = 0
     /// When the device may be tried again after the last failure (the loop's clock); nil once it captured or was
     /// found absent. A stop keeps it: a sensor started again sooner waits for it.
@@ -208,12 +208,12 @@ final class SensorShell<Driver: SensorDriver> {
             retryAt = nil
             move(to: .capturing(capturing))
         case .absent(let reason):
-            retryAt = nil
+            (retryAt, consecutiveFailures) = (nil, 0)
             lastError = reason
             logger.log(level: absenceLevel, "no \(noun)", metadata: ["reason": "\(reason)"])
             move(to: .absent(settling: nil))
         case .gone(let error):
-            retryAt = nil
+            (retryAt, consecutiveFailures) = (nil, 0)
             lastError = "\(error)"
             logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
             move(to: .absent(settling: nil))
@@ -260,7 +260,7 @@ final class SensorShell<Driver: SensorDriver> {
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
-            retryAt = nil
+            (retryAt, consecutiveFailures) = (nil, 0)
             if isStopped { phase = .stopped(retryDue: nil) }
             driver.deviceRemoved()
             delegate.accelerometerDiscoveryChanged(at: location)
