@@ -197,6 +197,81 @@ extension EmulatedDeviceTests {
             #expect(status["base_sensor"]?["status"]?.string == "active", "\(status)")
         }
 
+        @Test func aBaseThatIsThereButCannotBeReadIsClaimedAtTheRetryPaceNotInALoop() async throws {
+            // The base accelerometer is found, then its raw attributes stop showing a number (a driver in trouble):
+            // the device is still there. The switch, turned on by a reload, claims the sensors; the base cannot be
+            // read, the switch gives its claim up, and claims again only when the base's retry is due: a second
+            // after each of the first four failures, then ten seconds (not at once, in a loop).
+            var convertible = try await Convertible(
+                displayBuffered: false,
+                policy: ["VirtualTabletSwitch=no"],
+                uinput: true,
+                generating: false
+            )
+            defer { convertible.daemon.process.terminate() }
+            let process = convertible.daemon.process
+            let claims = "the virtual tablet-mode switch keeps the sensors running to read the hinge"
+            let releases = "the virtual tablet-mode switch no longer keeps the sensors running"
+            func lines(_ text: String) -> [Substring] {
+                process.errorText.split(separator: "\n").filter { $0.contains(text) }
+            }
+            func count(_ text: String) -> Int { lines(text).count }
+            let failures = "the accelerometer cannot be read, retrying"
+            #expect(await process.waitUntil("both accelerometers are found") { count("accelerometer found") >= 2 })
+            for axis in ["x", "y", "z"] {
+                try convertible.testbed.setAttribute(convertible.base.syspath, "in_accel_\(axis)_raw", "?")
+            }
+
+            try "[Policy]\nAutoRotate=tablet-mode\n".write(
+                toFile: convertible.configPath,
+                atomically: true,
+                encoding: .utf8
+            )
+            let reloaded = ContinuousClock.now
+            process.signal(SIGHUP)
+            #expect(await process.waitUntil("the switch gives its claim up") { count(releases) >= 1 })
+            // A few round trips through the loop: the claim is not taken again at once, only once a second at most.
+            for _ in 0..<20 {
+                _ = try #require(try await convertible.client.call("status").result)
+            }
+            let seconds = Int((ContinuousClock.now - reloaded).components.seconds)
+            #expect(
+                count(claims) <= 1 + seconds && count(failures) <= 1 + seconds,
+                "claimed in a loop (\(seconds) s):\n\(process.errorText)"
+            )
+
+            // The fifth failure in a row is retried after ten seconds: claimed five times, failed five times,
+            // released five times, and then left alone.
+            #expect(
+                await process.waitUntil("the fifth failure") { count(failures) >= 5 && count(releases) >= 5 },
+                "\(process.errorText)"
+            )
+            for _ in 0..<20 {
+                let status = try #require(try await convertible.client.call("status").result)
+                #expect(status["sensor"]?["status"]?.string == "stopped", "\(status)")
+                #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == false, "\(status)")
+                #expect(status["base_sensor"]?["status"]?.string == "stopped", "\(status)")
+                #expect(status["base_sensor"]?["last_error"]?.string?.contains("accel_x raw") == true, "\(status)")
+            }
+            let retries = lines(failures).map {
+                $0.contains("retry_in=10 s") ? 10 : $0.contains("retry_in=1 s") ? 1 : 0
+            }
+            #expect(retries == [1, 1, 1, 1, 10], "\(process.errorText)")
+            #expect(count(claims) == 5 && count(releases) == 5, "\(process.errorText)")
+
+            // The base reads again: at its next retry it is claimed, read, and the hinge decides.
+            for (axis, value) in [("x", "0"), ("y", "0"), ("z", "1000")] {
+                try convertible.testbed.setAttribute(convertible.base.syspath, "in_accel_\(axis)_raw", value)
+            }
+            #expect(await process.waitUntil("the sixth claim") { count(claims) >= 6 })
+            let reopened = try await convertible.open(to: 100)
+            #expect(reopened?["tablet_mode_source"]?.string == "hinge", "\(String(describing: reopened))")
+            #expect(count(claims) == 6 && count(releases) == 5, "\(process.errorText)")
+            let status = try #require(try await convertible.client.call("status").result)
+            #expect(status["tablet_mode"]?["virtual_switch_keeps_sensors_on"]?.bool == true, "\(status)")
+            #expect(status["base_sensor"]?["status"]?.string == "active", "\(status)")
+        }
+
         @Test func withTheSwitchOffAndNobodyGeneratingNothingIsRead() async throws {
             var convertible = try await Convertible(
                 displayBuffered: false,

@@ -21,6 +21,8 @@ package import OrientationCore
 /// it was asked for.
 package final class FakeSensor: EngineSensor {
     package private(set) var status = SensorState.stopped
+    /// Whether it waits for a failure's retry while stopped (set by a test; ``retryBecameDue()`` ends it).
+    package var awaitsRetry = false
     /// The accelerometer found; nil: the machine has none (starting makes the sensor `absent`).
     package var accelerometer: Accelerometer?
     package private(set) var starts = 0
@@ -64,6 +66,12 @@ package final class FakeSensor: EngineSensor {
     package func refreshDiscovery() {
         guard !isClosed else { return }
         delegate?.accelerometerDiscoveryChanged(at: location)
+    }
+
+    /// The retry a stopped failed sensor waited for is due: it tells its delegate, as a discovery.
+    package func retryBecameDue() {
+        awaitsRetry = false
+        refreshDiscovery()
     }
 
     package func setPace(_ new: SensorPace) {

@@ -32,17 +32,25 @@ import Testing
     final class ScriptedSensor: SensorDriver {
         var openings: [SensorOpening<ScriptedCapture>]
         var attempts = 0
+        /// The loop's clock at each attempt, when a clock is given.
+        var clock: (() -> Double)?
+        var times: [Double] = []
         init(_ openings: [SensorOpening<ScriptedCapture>]) { self.openings = openings }
         func open() -> SensorOpening<ScriptedCapture> {
             attempts += 1
+            if let clock { times.append(clock()) }
             return openings.count > 1 ? openings.removeFirst() : openings[0]
         }
         func refreshDiscovery() {}
     }
 
-    /// The owner: every change of status it hears.
+    /// The owner: every change of status it hears, and how often it heard of a discovery.
     final class Owner: AccelerometerSensorDelegate {
         var changes: [String] = []
+        var discoveries = 0
+        func accelerometerDiscoveryChanged(at location: SensorLocation) {
+            discoveries += 1
+        }
         func accelerometer(
             at location: SensorLocation,
             changedStatusFrom previous: SensorState,
@@ -175,5 +183,42 @@ import Testing
         #expect(shell.accelerometer == nil)
         #expect(sensor.attempts == 2)
         #expect(owner.changes == ["stopped→active", "active→stopped", "stopped→absent", "absent→stopped"])
+    }
+
+    @Test func aFailedSensorStoppedAndStartedAgainIsTriedAtTheRetryPaceNotAtOnce() throws {
+        // As an owner that stops a failed sensor and starts it again as soon as it may (the virtual tablet-mode
+        // switch's claim on a base accelerometer that is there but cannot be read): each failure's retry keeps its
+        // time across the stop, the failures in a row are counted on, and a stopped sensor whose retry is due tells
+        // its owner, as of a discovery.
+        let loop = try EventLoop()
+        let owner = Owner()
+        let (shell, sensor) = Self.shell([.failed(Self.busy)], loop: loop, owner: owner)
+        sensor.clock = { loop.now }
+        shell.start()
+        shell.stop()
+        shell.start()
+        #expect(shell.status == .failed, "started again before its retry is due: failed, still waiting")
+        #expect(sensor.attempts == 1, "not tried again at once")
+        shell.stop()
+        #expect(shell.awaitsRetry && shell.status == .stopped)
+        while sensor.attempts < 5 {
+            let heard = owner.discoveries
+            let deadline = ContinuousClock.now + .seconds(30)
+            while owner.discoveries == heard, ContinuousClock.now < deadline { _ = try loop.runOnce(timeout: 1) }
+            try #require(owner.discoveries > heard, "the retry came due after \(sensor.attempts) attempts")
+            #expect(!shell.awaitsRetry)
+            shell.start()
+            #expect(shell.status == .failed)
+            shell.stop()
+        }
+        let gaps = zip(sensor.times.dropFirst(), sensor.times).map { $0 - $1 }
+        #expect(gaps.count == 4 && gaps.allSatisfy { $0 >= 1 }, "a second after each of the first four: \(gaps)")
+        // After the fifth failure in a row, ten seconds: nothing within two.
+        shell.start()
+        let started = ContinuousClock.now
+        while ContinuousClock.now - started < .seconds(2) { _ = try loop.runOnce(timeout: 0.5) }
+        #expect(sensor.attempts == 5 && owner.discoveries == 4, "attempts: \(sensor.attempts)")
+        shell.stop()
+        #expect(owner.changes == Array(repeating: ["stopped→failed", "failed→stopped"], count: 7).flatMap { $0 })
     }
 }

@@ -157,6 +157,22 @@ import Testing
         }
     }
 
+    @Test func aBaseStoppedWhileFailedCountsAgainOnlyWhenItsRetryIsDue() throws {
+        // Counted as a hinge at once, it would make the virtual switch's claim start it again at once, only to fail.
+        try withGeneratingConvertible { rig in
+            #expect(rig.engine.tabletModeDecision.hinge)
+            let base = try #require(rig.engine.sensors.base as? FakeSensor)
+            base.report(.failed)
+            #expect(!rig.engine.tabletModeDecision.hinge, "a failed base is no hinge")
+            base.awaitsRetry = true
+            rig.request(#"{"id":2,"method":"end"}"#, from: client)
+            #expect(base.status == .stopped)
+            #expect(!rig.engine.tabletModeDecision.hinge, "stopped, it waits for its retry")
+            base.retryBecameDue()
+            #expect(rig.engine.tabletModeDecision.hinge, "its retry due, it counts again")
+        }
+    }
+
     @Test func implausibleBaseReadingsAreIgnoredAndSaidOnce() throws {
         try withTemporaryDirectory { directory in
             let log = RecordingLog()

@@ -126,5 +126,41 @@ extension EmulatedDeviceTests {
             #expect(back.last?.state?["sensor"]?.string == "active", "\(back)")
             #expect(await daemon.stop() == .exited(0))
         }
+
+        /// A polled device whose sysfs goes while it is read, with no udev `remove` event (a driver that unbinds
+        /// oddly): the daemon, which holds the attributes open, finds it at its next look for replaced files (within
+        /// a second), the sensor goes `absent` (not read from stale files for ever), and the device announced again
+        /// is read again.
+        @Test func aPolledDeviceThatVanishesWithoutAUeventIsAbsentUntilItComesBack() async throws {
+            let polled = try await PolledDaemon()
+            let (fixture, testbed, daemon, client, first) = (
+                polled.fixture, polled.testbed, polled.daemon, polled.client, polled.firstChange
+            )
+            #expect(first.first?.state?["device"]?.string == "landscape-left", "\(first)")
+            #expect(await daemon.process.waitUntil("its udev monitor listens") { testbed.monitorCount >= 1 })
+
+            try testbed.removeDevice(fixture.syspath, announce: false)
+            let gone = try await client.nextChange(timeout: .seconds(10), "the sensor event after the device went")
+            #expect(gone.first?.event == "sensor" && gone.first?.previous == "active", "\(gone)")
+            #expect(gone.first?.state?["sensor"]?.string == "absent", "\(gone)")
+            #expect(gone.first?.state?["device"]?.string == "unknown", "\(gone)")
+            #expect(gone.first?.state?["interface"]?.string == "landscape-right", "the interface keeps its value")
+            let status = try #require(try await daemon.connect().call("status").result?["sensor"])
+            #expect(status["status"]?.string == "absent", "\(status)")
+            let log = await daemon.log(showing: "the accelerometer is gone")
+            #expect(log.components(separatedBy: "the accelerometer is gone").count == 2, "logged once: \(log)")
+            #expect(log.contains("sysfs folder is gone"), "\(log)")
+
+            var returning = fixture
+            returning.raw = AxisValues(x: 1000, y: 0, z: 0)
+            try testbed.add(returning.deviceDescription, announce: true)
+            let back = try await client.events(until: "portrait", timeout: .seconds(10)) {
+                $0.state?["device"]?.string == "portrait"
+            }
+            let active = back.first { $0.event == "sensor" }
+            #expect(active?.previous == "absent" && active?.state?["sensor"]?.string == "active", "\(back)")
+            DaemonContract.expectWellOrdered(client.log.filter(\.isEvent))
+            #expect(await daemon.stop() == .exited(0))
+        }
     }
 }

@@ -27,7 +27,8 @@ import Glibc
 /// On a local context the three attributes are held open and each tick is three `pread` calls (``RawAttribute``).
 /// Twice a second (at the first tick after ``reopenInterval``, so at every tick of a slower pace), a tick also
 /// looks whether a file was replaced (one stat(2) each) and opens the new one, so a value a test rig changes by
-/// replacing the file, as umockdev's `set_attribute` does, is read within a second.
+/// replacing the file, as umockdev's `set_attribute` does, is read within a second. The same look finds a device
+/// whose sysfs went without a read failing (no udev `remove` event): the capture ends as for a device gone.
 final class PolledCapture: Capture {
     /// The device polled.
     let device: IIODevice
@@ -151,9 +152,15 @@ final class PolledCapture: Capture {
         timer?.schedule(at: deadline)
         if due >= nextReopen {
             nextReopen = due + Self.reopenInterval
-            attributes.0.reopenIfReplaced()
-            attributes.1.reopenIfReplaced()
-            attributes.2.reopenIfReplaced()
+            do throws(SensorError) {
+                try attributes.0.reopenIfReplaced()
+                try attributes.1.reopenIfReplaced()
+                try attributes.2.reopenIfReplaced()
+            } catch {
+                // The device went, and no read said so (the held files may still read their last text).
+                owner.captureFailed(error)
+                return
+            }
         }
         do {
             let x = try attributes.0.read()

@@ -27,11 +27,14 @@ import Glibc
 /// A held descriptor keeps reading the file it was opened on. sysfs never replaces its files, but a test rig
 /// may (umockdev's `set_attribute` writes a new file and renames it over the old one), and a reader that never
 /// looked again would read the old value forever. So its owner calls ``reopenIfReplaced()`` now and then (not on
-/// every read): one stat(2) of the path, and a new descriptor when the path names another file.
+/// every read): one stat(2) of the path, and a new descriptor when the path names another file. The same look finds a
+/// device whose sysfs folder went with no read failing (a held file of a removed folder may still read its last text).
 struct RawAttribute {
     private let channel: IIOChannel
     /// The attribute's file, nil to read through libiio.
     private let path: String?
+    /// The device's sysfs folder, which holds the file; nil to read through libiio.
+    private let folder: String?
     /// Where reads go now.
     private var source: Source
     /// The longest text a 64-bit value with its sign, newline and a NUL can take.
@@ -53,11 +56,13 @@ struct RawAttribute {
         self.channel = channel
         guard let syspath, let file = iio_channel_attr_get_filename(channel.pointer, "raw") else {
             path = nil
+            folder = nil
             source = .libiio
             return
         }
         let path = syspath + "/" + String(cString: file)
         self.path = path
+        folder = syspath
         source = (try? Self.held(path)) ?? .libiio
     }
 
@@ -74,15 +79,24 @@ struct RawAttribute {
 
     /// Opens the file again when the path now names another file than the one held (or one that could not be
     /// opened before): one stat(2), and open(2) only after a change. A path that names nothing keeps what it
-    /// has, so that a file removed and made again is read from the new one once it is there.
-    mutating func reopenIfReplaced() {
+    /// has, so that a file removed and made again is read from the new one once it is there; unless the device's
+    /// folder went too (one more stat(2), only then): the device is gone.
+    /// - Throws: ``SensorError`` of kind `deviceGone` when the device's sysfs folder is no longer there.
+    mutating func reopenIfReplaced() throws(SensorError) {
         guard let path else { return }
         var old: FileDescriptor?
         switch source {
         case .libiio:
             return
         case .held(let file, let identity):
-            guard let now = try? FileIdentity(ofFileAt: path), now != identity else { return }
+            let now: FileIdentity
+            do throws(Errno) {
+                now = try FileIdentity(ofFileAt: path)
+            } catch {
+                try checkFolder(after: error)
+                return
+            }
+            guard now != identity else { return }
             old = file
         case .unopenable:
             break
@@ -90,11 +104,32 @@ struct RawAttribute {
         do throws(Errno) {
             source = try Self.held(path)
         } catch {
-            // Gone between the stat and the open: keep what there was until the next look.
-            guard !error.isDeviceGone else { return }
+            // Gone between the stat and the open: keep what there was until the next look, unless the device went.
+            guard !error.isDeviceGone else {
+                try checkFolder(after: error)
+                return
+            }
             source = .unopenable(error)
         }
         old?.close()
+    }
+
+    /// The file is not there (`error`, of stat(2) or open(2)): replaced in two steps, or gone with its device.
+    /// - Throws: ``SensorError`` of kind `deviceGone` when the device's folder is gone too.
+    private func checkFolder(after error: Errno) throws(SensorError) {
+        guard error.isDeviceGone, let folder else { return }
+        do throws(Errno) {
+            _ = try FileIdentity(ofFileAt: folder)
+        } catch {
+            guard error.isDeviceGone else { return }
+            throw SensorError(
+                .deviceGone,
+                operation: "stat(\(channel.id) raw)",
+                device: channel.device.id,
+                errno: error,
+                detail: "the device's sysfs folder is gone"
+            )
+        }
     }
 
     /// The file at `path` held open.

@@ -21,14 +21,16 @@ import UdevSupport
 /// sensor (its ``SensorDriver``) says only how it opens its device; its capture reads and calls it.
 ///
 /// Each phase holds the sources that serve it, and leaving the phase releases them (as service-lifecycle's
-/// `ServiceGroup` keeps each state's resources in its case): the retry timer in `failed`, the settle delay after a
-/// hotplug event in `absent`, the capture and its timers in `capturing`. Nothing is torn down by hand but the
-/// capture, which puts its device back (``SensorCapturing/stop()``).
+/// `ServiceGroup` keeps each state's resources in its case): the retry timer in `failed` (and in `stopped`, when it
+/// stopped while failed, the timer that says when that retry is due), the settle delay after a hotplug event in
+/// `absent`, the capture and its timers in `capturing`. Nothing is torn down by hand but the capture, which puts its
+/// device back (``SensorCapturing/stop()``).
 final class SensorShell<Driver: SensorDriver> {
     /// A phase of the sensor, with what it holds.
     enum Phase {
-        /// Not wanted: nobody generating.
-        case stopped
+        /// Not wanted: nobody generating. Stopped while failed, it waits for that failure's retry (``awaitsRetry``):
+        /// `retryDue` tells its owner when it is due, as a discovery.
+        case stopped(retryDue: TimerSource?)
         /// Wanted, but there is no device; a hotplug event arms `settling`, a look again once the device settled.
         case absent(settling: TimerSource?)
         /// Capturing.
@@ -43,7 +45,7 @@ final class SensorShell<Driver: SensorDriver> {
     static var settleDelay: Double { 0.1 }
 
     /// The phase now.
-    private(set) var phase = Phase.stopped
+    private(set) var phase = Phase.stopped(retryDue: nil)
     /// The accelerometer in use, or last found.
     var accelerometer: Accelerometer?
     /// The last error, for diagnostics.
@@ -65,7 +67,11 @@ final class SensorShell<Driver: SensorDriver> {
     /// How loudly an attempt that finds no device is logged.
     private let absenceLevel: Logger.Level
     private var monitor: HotplugMonitor?
+    /// Failures in a row, until a usable reading or an absence; a stop and a start do not end the row.
     private var consecutiveFailures = 0
+    /// When the device may be tried again after the last failure (the loop's clock); nil once it captured or was
+    /// found absent. A stop keeps it: a sensor started again sooner waits for it.
+    private var retryAt: Double?
 
     /// A stopped sensor's shell, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
     /// `location`, and logging of its device as `noun` ("no accelerometer" at `absenceLevel`). It does nothing until
@@ -127,28 +133,52 @@ final class SensorShell<Driver: SensorDriver> {
         return false
     }
 
+    /// Whether the sensor, stopped while failed, waits for that failure's retry: started sooner, it would only wait in
+    /// `failed`. Its owner hears when the retry is due (``AccelerometerSensorDelegate/accelerometerDiscoveryChanged(at:)``).
+    var awaitsRetry: Bool {
+        if case .stopped(let retryDue) = phase { return retryDue != nil }
+        return false
+    }
+
     /// What the capturing phase holds; nil in any other.
     var capturing: Driver.Capturing? {
         guard case .capturing(let capturing) = phase else { return nil }
         return capturing
     }
 
-    /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
+    /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed. A sensor
+    /// stopped while failed is tried when that failure's retry is due, not at once (an owner that stops a failing
+    /// sensor and starts it again would make it try at its own pace, not the retry policy's).
     func start() {
         guard isStopped else { return }
-        consecutiveFailures = 0
+        if let retryAt, retryAt > loop.now {
+            let retry = try? loop.addTimer(at: retryAt) { [unowned self] in self.attempt() }
+            move(to: .failed(retry: retry))
+            return
+        }
         attempt()
     }
 
     /// Stops capture completely and puts the device back; a change of status is reported. An absent sensor forgets
     /// the device it last knew: it was not there, so a stopped sensor names none (a hotplug event looks for it again)
     /// and its owner is not told of a device that would make it start the sensor again at once, only to find it
-    /// absent again.
+    /// absent again. A failed sensor keeps its retry's time, and tells its owner when it is due (until then it
+    /// ``awaitsRetry``).
     func stop() {
         if case .closed = phase { return }
         if case .absent = phase { accelerometer = nil }
         tearDown()
-        move(to: .stopped)
+        move(to: .stopped(retryDue: retryDueTimer()))
+    }
+
+    /// The timer of a sensor stopped before its retry is due, which tells the owner when it is; nil when it is due.
+    private func retryDueTimer() -> TimerSource? {
+        guard let retryAt, retryAt > loop.now else { return nil }
+        return try? loop.addTimer(at: retryAt) { [unowned self] in
+            guard case .stopped = self.phase else { return }
+            self.phase = .stopped(retryDue: nil)
+            self.delegate.accelerometerDiscoveryChanged(at: self.location)
+        }
     }
 
     /// Stops for good, puts the device back and stops listening for hotplug, telling the delegate nothing.
@@ -175,12 +205,15 @@ final class SensorShell<Driver: SensorDriver> {
     private func enter(_ opening: SensorOpening<Driver.Capturing>) {
         switch opening {
         case .capturing(let capturing):
+            retryAt = nil
             move(to: .capturing(capturing))
         case .absent(let reason):
+            (retryAt, consecutiveFailures) = (nil, 0)
             lastError = reason
             logger.log(level: absenceLevel, "no \(noun)", metadata: ["reason": "\(reason)"])
             move(to: .absent(settling: nil))
         case .gone(let error):
+            (retryAt, consecutiveFailures) = (nil, 0)
             lastError = "\(error)"
             logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
             move(to: .absent(settling: nil))
@@ -192,6 +225,7 @@ final class SensorShell<Driver: SensorDriver> {
                 "the \(noun) cannot be read, retrying",
                 metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
             )
+            retryAt = loop.now + delay
             let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
             move(to: .failed(retry: retry))
         }
@@ -226,6 +260,8 @@ final class SensorShell<Driver: SensorDriver> {
             captureFailed(SensorError(.deviceGone, operation: "udev remove", device: sysname))
         case .remove where sysname == accelerometer?.id:
             accelerometer = nil
+            (retryAt, consecutiveFailures) = (nil, 0)
+            if isStopped { phase = .stopped(retryDue: nil) }
             driver.deviceRemoved()
             delegate.accelerometerDiscoveryChanged(at: location)
         case .add, .change, .bind:

@@ -99,6 +99,10 @@ public final class AccelerometerSensor {
     /// The current status (a closed sensor is stopped).
     public var status: SensorState { shell.status }
 
+    /// Whether the sensor, stopped while failed, waits for that failure's retry; its delegate hears when it is due, as
+    /// a discovery.
+    public var awaitsRetry: Bool { shell.awaitsRetry }
+
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
         shell.start()

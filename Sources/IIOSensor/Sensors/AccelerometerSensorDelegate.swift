@@ -25,7 +25,8 @@ public protocol AccelerometerSensorDelegate: AnyObject {
     /// The status of the sensor at `location` changed; it may be called from inside ``AccelerometerSensor/start()``
     /// and ``AccelerometerSensor/stop()``.
     func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState)
-    /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then).
+    /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then); or,
+    /// stopped while failed, the retry of that failure is due (it may be started again).
     func accelerometerDiscoveryChanged(at location: SensorLocation)
     /// The reading of a stopped sensor's accelerometer taken once when it was found (an input accelerometer's
     /// current axes), calibrated; nil when it has none any more (gone, or nothing usable was read).

@@ -65,6 +65,10 @@ public final class InputAccelerometerSensor {
     /// The current status (a closed sensor is stopped).
     public var status: SensorState { shell.status }
 
+    /// Whether the sensor, stopped while failed, waits for that failure's retry; its delegate hears when it is due, as
+    /// a discovery.
+    public var awaitsRetry: Bool { shell.awaitsRetry }
+
     /// How it reads now: `evdev` while capturing, else nil.
     public var mode: CaptureMode? { shell.capturing == nil ? nil : .evdev }
 

@@ -54,6 +54,8 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
         return input.status == .stopped ? .absent : input.status
     }
 
+    package var awaitsRetry: Bool { iio.awaitsRetry || input.awaitsRetry }
+
     package var accelerometer: Accelerometer? {
         if usesInput { return input.accelerometer }
         if iio.status != .stopped { return iio.accelerometer }

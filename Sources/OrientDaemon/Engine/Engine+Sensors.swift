@@ -121,11 +121,14 @@ extension Engine: AccelerometerSensorDelegate {
     }
 
     /// Finds out again whether the hinge counts: there is a base sensor with a base accelerometer, neither absent
-    /// nor failed.
+    /// nor failed, nor stopped while failed until its retry is due (started then, it would fail again at once: the
+    /// virtual tablet-mode switch's claim would start and stop the sensors in a loop).
     private func refreshHasBase() {
         let base = sensors.base
         let had = hasBase
-        hasBase = base.accelerometer != nil && (base.status == .active || base.status == .stopped)
+        hasBase =
+            base.accelerometer != nil
+            && (base.status == .active || (base.status == .stopped && !base.awaitsRetry))
         if hasBase != had { output.hingeAvailabilityChanged(tabletModeDecision) }
     }
 }

@@ -22,6 +22,9 @@ package import OrientationCore
 package protocol EngineSensor: AnyObject {
     /// The current status.
     var status: SensorState { get }
+    /// Whether it was stopped while failed and that failure's retry is not due yet: started now, it would wait in
+    /// `failed`. The delegate hears when the retry is due, as a discovery.
+    var awaitsRetry: Bool { get }
     /// The accelerometer in use, or found while stopped; nil when there is none.
     var accelerometer: Accelerometer? { get }
     /// Starts capture (or waits for a device); does nothing if started.
