@@ -29,7 +29,8 @@ Figures: memory idle (before any claim) and claimed, as the system pays for it: 
 with other processes counted in part) and USS (the pages of this process alone), then VmRSS; USS by mapping (the
 binary's code, its read-only data as read and as relocated, its data, libsystemd, libc, other libraries, heap, stack,
 other anonymous memory) for both daemons, idle and claimed; CPU time (schedstat of every thread) and wake-ups
-(context switches of every thread) per second while claimed and still; latency from the end of each turn to the
+(context switches of every thread) per second while claimed and still, measured for orientd once it has given back
+the pages the claim brought in (seen in its resident code), for iio-sensor-proxy SETTLE_SEC after its first reading; latency from the end of each turn to the
 line monitor-sensor prints (negative: decided before the turn ended); wake-ups per second while idle.
 
 Usage: scripts/side-by-side.py ORIENTD [--turns 20] [--seed 1] [--still-sec 10] [--idle-sec 5] [--skip-buffered]
@@ -51,7 +52,8 @@ import time
 from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
 from orientd_harness.device import SYSPATH, EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import USS_GROUPS, cpu_ns, kib, rollup, switches, uss_by_library, uss_by_mapping
+from orientd_harness.proc import (USS_GROUPS, code_given_back, code_rss_kib, cpu_ns, kib, rollup, switches,
+                                  uss_by_library, uss_by_mapping)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_POLICY = os.path.join(HERE, "..", "systemd", "net.hadess.SensorProxy.conf")
@@ -246,13 +248,44 @@ def latencies(hand, monitors, turns, rng, name_of):
     return results, wrong
 
 
-def figures_of(process, monitor, still_sec):
-    """Claimed: RSS and, once settled (SETTLE_SEC after the first orientation: the state that lasts), CPU and
-    wake-ups per second while still."""
+class TrimWatch:
+    """Watches orientd's resident code from the claim on (every 0.1 s, from /proc: the daemon runs nothing for it)
+    and notes when the trimmer gave back what the claim brought in: the event after which the daemon is in the state
+    that lasts while it is claimed and still."""
+
+    def __init__(self, pid):
+        self.pid, self.trimmed, self.samples = pid, threading.Event(), []
+        self.stopped = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self):
+        while not self.stopped.is_set() and not self.trimmed.is_set():
+            reading = code_rss_kib(self.pid)
+            if reading is None:
+                return
+            self.samples.append(reading)
+            if code_given_back(self.samples):
+                self.trimmed.set()
+            time.sleep(0.1)
+
+    def stop(self):
+        self.stopped.set()
+
+
+def figures_of(process, monitor, still_sec, trim=None):
+    """Claimed: RSS and, once settled, CPU and wake-ups per second while still, then the memory figures. Settled:
+    for orientd (`trim`, a TrimWatch started at the claim) once its trimmer has given back the pages the claim
+    brought in (within 3 × SETTLE_SEC of the first orientation, or the run fails); for iio-sensor-proxy, which has no
+    such event, SETTLE_SEC after the first orientation."""
     first = monitor.orientation(timeout=10)
     if first is None:
         raise Failure("monitor-sensor printed no orientation within 10 s")
-    time.sleep(SETTLE_SEC)
+    if trim is None:
+        time.sleep(SETTLE_SEC)
+    elif not trim.trimmed.wait(timeout=max(0.0, first[0] + 3 * SETTLE_SEC - time.monotonic())):
+        trim.stop()
+        raise Failure(f"orientd gave back no code within {3 * SETTLE_SEC} s of the first orientation "
+                      f"(resident code {trim.samples[-1:]} kB)")
     cpu, woke = process.rates(still_sec)
     pss, uss = process.shares_mb()
     return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke,
@@ -336,10 +369,11 @@ def main():
             figures[key]["idle_wakeups"] = p.rates(args.idle_sec)[1]
         writer = threading.Thread(target=poll_writer, args=(device, hand, stop), daemon=True)
         writer.start()
+        trims = {"iio-sensor-proxy": None, "orientd": TrimWatch(orientd.pid)}
         monitors = {"iio-sensor-proxy": Monitor(proxy_bus), "orientd": Monitor(orientd_bus)}
         parts += monitors.values()
         for key in processes:
-            figures[key].update(figures_of(processes[key], monitors[key], args.still_sec))
+            figures[key].update(figures_of(processes[key], monitors[key], args.still_sec, trims[key]))
         print(f"claimed and still for {args.still_sec:g} s, then {args.turns} turns…", flush=True)
         results, wrong = latencies(hand, monitors, args.turns, rng, lambda a: NAMES[int(a // 90) % 4])
         a, b = figures["iio-sensor-proxy"], figures["orientd"]
@@ -408,11 +442,12 @@ def buffered(args, work, device, bus, rng):
         process = Process(orientd.pid)
         rss_idle, (pss_idle, uss_idle) = process.rss_mb(), process.shares_mb()
         idle = process.rates(args.idle_sec)[1]
+        trim = TrimWatch(orientd.pid)
         monitor = Monitor(bus)
         if not device.wait_for_buffer(True, 10, orientd.alive):
             raise Failure("orientd did not enable the buffer")
         feeder.start()
-        claimed = figures_of(process, monitor, args.still_sec)
+        claimed = figures_of(process, monitor, args.still_sec, trim)
         frequency, watermark = device.attribute("sampling_frequency"), device.attribute("buffer/watermark")
         results, wrong = latencies(hand, {"orientd": monitor}, args.turns, rng, lambda a: NAMES[int(a // 90) % 4])
         print()

@@ -58,6 +58,12 @@ final class PageTrimmer {
         let mode: ResidentPages.Mode = count == 0 ? .evict : .unmap
         schedule.fired(at: loop.now)
         count += 1
+        // Whether the trim is logged is asked before it: after it, only what serving runs anyway should run (the
+        // loop's own code), or the logger's code would come back, with its neighbours, and stay until the next trim.
+        guard logger.logLevel <= .debug else {
+            ResidentPages.release(mode)
+            return
+        }
         let started = Self.cpuTime()
         let outcome = ResidentPages.release(mode)
         let took = (Self.cpuTime() - started) * 1000

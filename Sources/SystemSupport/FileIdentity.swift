@@ -36,9 +36,13 @@ public struct FileIdentity: Sendable, Hashable {
 
     /// The identity of the file at `path` now, links followed: one stat(2).
     /// - Throws: the errno of stat(2), such as ``Errno/noSuchFileOrDirectory``.
+    ///
+    /// The path goes to stat(2) as its own bytes (`withCString`, which a native string gives without a copy), not
+    /// through the implicit conversion of a `String` argument, which copies it into a new array each call: a poller
+    /// asks this twice a second.
     public init(ofFileAt path: String) throws(Errno) {
         var status = stat()
-        _ = try valueOrErrno { stat(path, &status) }
+        _ = try valueOrErrno { path.withCString { stat($0, &status) } }
         self.init(status)
     }
 

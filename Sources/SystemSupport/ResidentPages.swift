@@ -64,41 +64,74 @@ public enum ResidentPages {
     ///   merely stay (as those of ``Mode/evict`` stay on a kernel without `MADV_PAGEOUT`, before 5.4).
     @discardableResult
     public static func release(_ mode: Mode) -> Outcome {
-        // Everything is read and decided first, and the advice comes last in a loop of nothing but madvise(2):
-        // code that ran after the advice (parsing the next mapping's lines, reading a pagemap) would be faulted in
-        // again at once, with its fault-around neighbours.
-        var advice: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        // Everything is read and decided first, in a function of its own, and the advice comes last in a loop of
+        // nothing but madvise(2): code that ran after the advice (parsing the next mapping's lines, reading a
+        // pagemap, even destroying the arrays and strings the look made) would be faulted in again at once, each page
+        // with its fault-around neighbours (64 kB), and would stay until the next trim. So the plan is a C array
+        // whose arrays are gone before the first advice, and what follows the loop is free(3), whose code is
+        // libc's, shared with every other process.
+        guard let plan = plan(mode) else { return Outcome() }
+        var outcome = Outcome()
+        for index in 0..<plan.count
+        where madvise(plan.runs[index].start, plan.runs[index].length, plan.runs[index].advice) == 0 {
+            outcome.advised += plan.runs[index].length
+            outcome.residentBefore += plan.runs[index].resident
+        }
+        free(plan.runs)
+        return outcome
+    }
+
+    /// One advice to give: a run of pages, the advice, and how many of its bytes were resident.
+    struct Advice {
+        var start: UnsafeMutableRawPointer?
+        var length: Int
+        var advice: Int32
+        var resident: Int
+    }
+
+    /// What ``release(_:)`` advises, in memory of malloc(3) that the caller frees; nil when there is nothing to
+    /// advise or no memory.
+    private static func plan(_ mode: Mode) -> (runs: UnsafeMutablePointer<Advice>, count: Int)? {
+        // The array's storage is made before any pagemap is read, so that no type is instantiated after a look.
+        var advice: [Advice] = []
+        advice.reserveCapacity(64)
         var written: [Mapping] = []
         // A mapping with no page in memory has nothing to give back.
         for mapping in mappings() where mapping.isPrivateFile && mapping.isReadable && mapping.residentKilobytes > 0 {
             let start = UnsafeMutableRawPointer(bitPattern: mapping.start)
             let length = Int(mapping.end - mapping.start)
             if mapping.isNeverWritten {
-                advice.append((start, length, MADV_DONTNEED, mapping.residentKilobytes * 1024))
+                advice.append(
+                    Advice(
+                        start: start,
+                        length: length,
+                        advice: MADV_DONTNEED,
+                        resident: mapping.residentKilobytes * 1024
+                    )
+                )
             } else if mode == .evict {
-                advice.append((start, length, pageOut, mapping.residentKilobytes * 1024))
+                advice.append(
+                    Advice(start: start, length: length, advice: pageOut, resident: mapping.residentKilobytes * 1024)
+                )
             } else {
                 written.append(mapping)
             }
         }
         // Of a mapping with written pages, the pages only read: only with no other thread, which could write one
         // between the look and the advice. This thread writes none in between: the look reads into memory of its
-        // own (malloc'd), appends to `advice`, whose type is in use already, and instantiates no new type.
-        var advised = [Bool](repeating: false, count: advice.count + 64)
+        // own (malloc'd) and appends to `advice`, whose type is in use already; the plan is copied to malloc'd memory
+        // too, and the arrays are destroyed (heap memory) before the first advice.
         if !written.isEmpty, threads() == 1 {
-            advice.reserveCapacity(advice.count + 64)
             for mapping in written { appendReadPages(of: mapping, to: &advice) }
         }
-        if advised.count < advice.count { advised += [Bool](repeating: false, count: advice.count - advised.count) }
-        for index in advice.indices {
-            advised[index] = madvise(advice[index].start, advice[index].length, advice[index].advice) == 0
-        }
-        var outcome = Outcome()
-        for index in advice.indices where advised[index] {
-            outcome.advised += advice[index].length
-            outcome.residentBefore += advice[index].resident
-        }
-        return outcome
+        guard !advice.isEmpty,
+            let memory = malloc(advice.count * MemoryLayout<Advice>.stride)?.bindMemory(
+                to: Advice.self,
+                capacity: advice.count
+            )
+        else { return nil }
+        advice.withUnsafeBufferPointer { runs in memory.initialize(from: runs.baseAddress!, count: runs.count) }
+        return (memory, advice.count)
     }
 
     /// Gives back the pages of a private file mapping that are in memory and still the file's (read, never written:
@@ -111,7 +144,7 @@ public enum ResidentPages {
     /// - Returns: the bytes given back; 0 when the pagemap cannot be read (nothing is advised then).
     @discardableResult
     public static func releaseReadPages(of mapping: Mapping) -> Int {
-        var runs: [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)] = []
+        var runs: [Advice] = []
         runs.reserveCapacity(64)
         appendReadPages(of: mapping, to: &runs)
         var given = 0
@@ -123,7 +156,7 @@ public enum ResidentPages {
     /// `MADV_DONTNEED`; nothing when the pagemap cannot be read.
     static func appendReadPages(
         of mapping: Mapping,
-        to advice: inout [(start: UnsafeMutableRawPointer?, length: Int, advice: Int32, resident: Int)]
+        to advice: inout [Advice]
     ) {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         let pages = Int(mapping.end - mapping.start) / pageSize
@@ -147,9 +180,11 @@ public enum ResidentPages {
             while index < pages, entries[index] & fileAndPresent == fileAndPresent { index += 1 }
             let length = (index - first) * pageSize
             advice.append(
-                (
-                    UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first * pageSize)), length, MADV_DONTNEED,
-                    length
+                Advice(
+                    start: UnsafeMutableRawPointer(bitPattern: mapping.start + UInt(first * pageSize)),
+                    length: length,
+                    advice: MADV_DONTNEED,
+                    resident: length
                 )
             )
         }

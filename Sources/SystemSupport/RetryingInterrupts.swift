@@ -27,7 +27,7 @@ public enum FailureReporting: Sendable {
 
 /// Calls `body`, a system call that returns -1 and sets `errno` when it fails, again while it fails with `EINTR` (a
 /// signal came before the call could finish), and returns its last result.
-@inline(__always)
+@inlinable @inline(__always)
 public func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(_ body: () -> Value) -> Value {
     retryingInterrupts(.minusOneAndErrno, body)
 }
@@ -38,27 +38,33 @@ public func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(_ body:
 /// - Parameters:
 ///   - reporting: how `body`'s call reports a failure.
 ///   - body: the call; it is made again as it is, so a timeout it passes should be worked out inside it.
-@inline(__always)
+@inlinable @inline(__always)
 public func retryingInterrupts<Value: FixedWidthInteger & SignedInteger>(
     _ reporting: FailureReporting,
     _ body: () -> Value
 ) -> Value {
+    // Inlinable, so that each caller has it for its own integer type: called as a generic function across modules,
+    // each call went through the integer protocols' witnesses (a buffered read did, at every wake-up).
     while true {
         let result = body()
-        let interrupted =
-            switch reporting {
-            case .minusOneAndErrno: result == -1 && errno == EINTR
-            case .negatedErrno: result == -Value(EINTR)
-            case .errorNumber: result == Value(EINTR)
-            }
-        if !interrupted { return result }
+        guard let value = Int64(exactly: result), isInterrupted(value, reporting) else { return result }
+    }
+}
+
+/// Whether a call's result says it was interrupted (`EINTR`), as `reporting` says it reports a failure.
+@usableFromInline
+func isInterrupted(_ result: Int64, _ reporting: FailureReporting) -> Bool {
+    switch reporting {
+    case .minusOneAndErrno: result == -1 && errno == EINTR
+    case .negatedErrno: result == -Int64(EINTR)
+    case .errorNumber: result == Int64(EINTR)
     }
 }
 
 /// The result of `body`, a call that returns -1 and sets `errno` when it fails, made again while it is interrupted
 /// (`EINTR`).
 /// - Throws: the call's `errno` when it fails otherwise.
-@inline(__always)
+@inlinable @inline(__always)
 public func valueOrErrno<Value: FixedWidthInteger & SignedInteger>(_ body: () -> Value) throws(Errno) -> Value {
     let result = retryingInterrupts(body)
     guard result != -1 else { throw Errno.current }

@@ -219,3 +219,31 @@ def cpu_model():
         pass
     return platform.processor()
 
+
+
+def code_rss_kib(pid):
+    """Resident kB of the executable's code (its r-x mappings, /proc/PID/smaps); None if the process is gone."""
+    try:
+        exe = os.readlink(f"/proc/{pid}/exe")
+        total, counting = 0, False
+        with open(f"/proc/{pid}/smaps") as f:
+            for line in f:
+                fields = line.split()
+                if fields and "-" in fields[0] and not fields[0].endswith(":"):
+                    counting = " ".join(fields[5:]) == exe and "x" in fields[1]
+                elif counting and fields[0] == "Rss:":
+                    total += int(fields[1])
+        return total
+    except OSError:
+        return None
+
+
+def code_given_back(samples):
+    """Whether a series of code_rss_kib readings, oldest first, shows pages given back: a reading below half of the
+    highest before it (orientd's trimmer leaves a small part of the code a claim brought in)."""
+    peak = 0
+    for kib_now in samples:
+        if peak and kib_now < peak / 2:
+            return True
+        peak = max(peak, kib_now)
+    return False

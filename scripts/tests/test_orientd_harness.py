@@ -31,7 +31,8 @@ sys.path.insert(0, SCRIPTS)
 
 from orientd_harness.client import Client  # noqa: E402
 from orientd_harness.daemon import Daemon, DaemonStartError  # noqa: E402
-from orientd_harness.proc import USS_GROUPS, rollup, uss_by_group, uss_by_mapping  # noqa: E402
+from orientd_harness.proc import (USS_GROUPS, code_given_back, code_rss_kib, rollup, uss_by_group,  # noqa: E402
+                                  uss_by_mapping)
 
 
 class ImportTests(unittest.TestCase):
@@ -154,6 +155,23 @@ class UssByGroupTests(unittest.TestCase):
         process = subprocess.Popen(["/bin/true"])
         process.wait()
         self.assertEqual(uss_by_mapping(process.pid), {})
+
+
+class TrimWatchTests(unittest.TestCase):
+    """How make side-by-side knows that orientd gave back the pages a claim brought in, and measures after it."""
+
+    def test_a_drop_below_half_of_the_peak_is_a_trim_and_growth_or_small_changes_are_not(self):
+        self.assertFalse(code_given_back([]))
+        self.assertFalse(code_given_back([300, 5100, 5100, 5000, 2600]))
+        self.assertTrue(code_given_back([300, 5100, 5100, 2500]))
+        self.assertTrue(code_given_back([5100, 120, 640]))
+        self.assertFalse(code_given_back([0, 0, 0]))
+
+    def test_the_code_of_this_process_is_resident_and_a_process_that_is_gone_has_none(self):
+        self.assertGreater(code_rss_kib(os.getpid()), 0)
+        process = subprocess.Popen(["/bin/true"])
+        process.wait()
+        self.assertIsNone(code_rss_kib(process.pid))
 
 
 if __name__ == "__main__":
