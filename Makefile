@@ -26,9 +26,12 @@ build:
 # trim, the code the ticks fault back comes in 64 kB blocks around each page, and scattered over the binary it took
 # 0.9 MB more (docs/performance.md).
 # SwiftPM does not see the order file: after changing it, remove the binary so that it is linked again.
+# scripts/check-order-file fails the build when a function the file names is no longer in the binary (renamed or
+# changed: gold skips it without a word).
 ORIENTD_LINK = -Xlinker -no-pie -Xlinker --section-ordering-file=$(CURDIR)/packaging/orientd.order
 release:
 	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(ORIENTD_LINK)
+	scripts/check-order-file $$($(SWIFT) build -c release --show-bin-path)/orientd packaging/orientd.order
 	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
