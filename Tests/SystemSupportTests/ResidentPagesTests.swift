@@ -123,6 +123,47 @@ import Testing
         #expect(Array(UnsafeRawBufferPointer(start: data, count: length)) == expected, "nothing lost")
     }
 
+    /// A file's code and data mappings registered so that their pages come one by one: reading three pages maps
+    /// those three and not their neighbours, and nothing is lost: the bytes read are the file's, a byte written stays.
+    @Test func aRegisteredMappingMapsOnlyThePagesUsed() throws {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = 64 * pageSize
+        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let (fd, template) = try Self.temporaryFile(holding: contents)
+        defer {
+            close(fd)
+            unlink(template)
+        }
+        let code = try Self.map(fd, length, PROT_READ)
+        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        defer { for mapping in [code, data] { munmap(mapping, length) } }
+        let registered = try [code, data].map { ResidentPages.mapsPagesOneByOne(try #require(Self.mapping(at: $0))) }
+        #expect(registered[0] == registered[1])
+
+        var sum = 0
+        for page in [3, 20, 41] { sum &+= Int(code.load(fromByteOffset: page * pageSize + 7, as: UInt8.self)) }
+        data.storeBytes(of: 0x99, toByteOffset: 30 * pageSize + 1, as: UInt8.self)
+        sum &+= Int(data.load(fromByteOffset: 50 * pageSize, as: UInt8.self))
+
+        let expectedSum = [3, 20, 41].reduce(Int(contents[50 * pageSize])) { $0 &+ Int(contents[$1 * pageSize + 7]) }
+        #expect(sum == expectedSum, "the file's bytes")
+        #expect(data.load(fromByteOffset: 30 * pageSize + 1, as: UInt8.self) == 0x99, "a byte written stays")
+        let codeAfter = try #require(Self.mapping(at: code))
+        let dataAfter = try #require(Self.mapping(at: data))
+        if registered[0] {
+            #expect(codeAfter.residentKilobytes * 1024 == 3 * pageSize, "the three pages read, no neighbour")
+            #expect(dataAfter.residentKilobytes * 1024 == 2 * pageSize, "the page written and the page read")
+        } else {
+            // A kernel before 6.7, or userfaultfd(2) forbidden (a container's seccomp filter): the pages come with
+            // their neighbours, as without registering.
+            #expect(codeAfter.residentKilobytes * 1024 >= 3 * pageSize)
+        }
+        var expected = contents
+        expected[30 * pageSize + 1] = 0x99
+        #expect(Array(UnsafeRawBufferPointer(start: data, count: length)) == expected, "nothing lost")
+        #expect(Array(UnsafeRawBufferPointer(start: code, count: length)) == contents)
+    }
+
     /// A new file in /tmp holding `contents`: its descriptor and its path (for `unlink`).
     private static func temporaryFile(holding contents: [UInt8]) throws -> (Int32, [CChar]) {
         var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
