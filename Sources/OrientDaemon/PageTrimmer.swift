@@ -35,6 +35,8 @@ final class PageTrimmer {
     init(loop: EventLoop, logger: Logger) {
         self.loop = loop
         self.logger = logger
+        // The descriptor the trims register the mappings with is opened now, with the daemon's others.
+        ResidentPages.prepare()
     }
 
     /// The daemon has settled: gives back its unused pages a moment later.

@@ -153,6 +153,13 @@ public enum ResidentPages {
             && orientd_fault_tracker_register(faultTracker, mapping.start, mapping.end - mapping.start) == 0
     }
 
+    /// Opens the userfaultfd that ``mapsPagesOneByOne(_:)`` registers mappings with, if it is not open yet: a
+    /// daemon calls it while it sets up, so that its descriptors are all open once it serves (the first trim comes
+    /// later).
+    public static func prepare() {
+        _ = faultTracker
+    }
+
     /// The userfaultfd the mappings are registered with, open for the process's life (closing it would end the
     /// registrations); -1 where there is none.
     private static let faultTracker: Int32 = orientd_fault_tracker_open()
