@@ -47,6 +47,24 @@ extension EmulatedDeviceTests {
             FileManager.default.temporaryDirectory.appendingPathComponent("orientd-hwdb-\(UUID())").path
         }
 
+        /// `orientd calibrate --poll --hwdb-root root` with the daemon at `socket`, every pose played, to its end.
+        static func calibrate(
+            _ machine: CalibrationMachine,
+            testbed: Testbed,
+            root: String,
+            socket: String
+        ) async throws -> CalibrationDriver {
+            let driver = try CalibrationDriver(
+                machine,
+                testbed: testbed,
+                arguments: ["--poll", "--hwdb-root", root],
+                environment: ["ORIENTD_SOCKET": socket]
+            )
+            try await driver.follow()
+            await driver.child.wait()
+            return driver
+        }
+
         @Test func theReadingsComeThroughTheDaemonWhileAClientGenerates() async throws {
             let truth = [[0, -1, 0], [-1, 0, 0], [0, 0, -1]]
             let machine = Self.bufferedBMC150(truth: truth)
@@ -57,14 +75,7 @@ extension EmulatedDeviceTests {
             let root = Self.scratchRoot()
             defer { try? FileManager.default.removeItem(atPath: root) }
 
-            let driver = try CalibrationDriver(
-                machine,
-                testbed: testbed,
-                arguments: ["--poll", "--hwdb-root", root],
-                environment: ["ORIENTD_SOCKET": rig.sandbox.socketPath]
-            )
-            try await driver.follow()
-            await driver.child.wait()
+            let driver = try await Self.calibrate(machine, testbed: testbed, root: root, socket: rig.sandbox.socketPath)
             #expect(driver.child.exitStatus == .exited(0), "\(driver.child.report)\n\(rig.daemon.process.report)")
             #expect(driver.child.errorText.contains("come through the daemon"), "\(driver.child.errorText)")
             let display = try #require(driver.result?["display"] as? [String: Any], "\(driver.child.report)")
@@ -143,14 +154,7 @@ extension EmulatedDeviceTests {
             let root = Self.scratchRoot()
             defer { try? FileManager.default.removeItem(atPath: root) }
 
-            let driver = try CalibrationDriver(
-                machine,
-                testbed: testbed,
-                arguments: ["--poll", "--hwdb-root", root],
-                environment: ["ORIENTD_SOCKET": rig.sandbox.socketPath]
-            )
-            try await driver.follow()
-            await driver.child.wait()
+            let driver = try await Self.calibrate(machine, testbed: testbed, root: root, socket: rig.sandbox.socketPath)
             #expect(driver.child.exitStatus == .exited(0), "\(driver.child.report)\n\(rig.daemon.process.report)")
             #expect(driver.child.errorText.contains("come through the daemon"), "\(driver.child.errorText)")
             #expect(driver.asked.count == 5)

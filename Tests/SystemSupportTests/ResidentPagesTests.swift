@@ -54,18 +54,13 @@ import Testing
     /// written and loses no byte of any of them; evicting does the same.
     @Test(arguments: [ResidentPages.Mode.unmap, .evict])
     func releasingLosesNothing(mode: ResidentPages.Mode) throws {
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = 16 * pageSize
-        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let (fd, template) = try Self.temporaryFile(holding: contents)
-        defer {
-            close(fd)
-            unlink(template)
-        }
+        let file = try ScratchFile(pages: 16, multiplier: 31, offset: 7)
+        defer { file.remove() }
+        let (pageSize, length, contents) = (file.pageSize, file.length, file.contents)
 
-        let code = try Self.map(fd, length, PROT_READ)
-        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
-        let relro = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        let code = try file.map(PROT_READ)
+        let data = try file.map(PROT_READ | PROT_WRITE)
+        let relro = try file.map(PROT_READ | PROT_WRITE)
         defer { for mapping in [code, data, relro] { munmap(mapping, length) } }
         var sum = 0
         for offset in stride(from: 0, to: length, by: pageSize) {
@@ -94,15 +89,10 @@ import Testing
     /// A data mapping (private, writable) with every page read and one written: the pages only read leave the
     /// process, the written one stays with its byte, and the others read the file's bytes again.
     @Test func theReadPagesOfAWrittenMappingAreGivenBack() throws {
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = 16 * pageSize
-        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 17 &+ 3) }
-        let (fd, template) = try Self.temporaryFile(holding: contents)
-        defer {
-            close(fd)
-            unlink(template)
-        }
-        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        let file = try ScratchFile(pages: 16, multiplier: 17, offset: 3)
+        defer { file.remove() }
+        let (pageSize, length, contents) = (file.pageSize, file.length, file.contents)
+        let data = try file.map(PROT_READ | PROT_WRITE)
         defer { munmap(data, length) }
         var sum = 0
         for offset in stride(from: 0, to: length, by: pageSize) {
@@ -126,16 +116,11 @@ import Testing
     /// A file's code and data mappings registered so that their pages come one by one: reading three pages maps
     /// those three and not their neighbours, and nothing is lost: the bytes read are the file's, a byte written stays.
     @Test func aRegisteredMappingMapsOnlyThePagesUsed() throws {
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = 64 * pageSize
-        let contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
-        let (fd, template) = try Self.temporaryFile(holding: contents)
-        defer {
-            close(fd)
-            unlink(template)
-        }
-        let code = try Self.map(fd, length, PROT_READ)
-        let data = try Self.map(fd, length, PROT_READ | PROT_WRITE)
+        let file = try ScratchFile(pages: 64, multiplier: 13, offset: 5)
+        defer { file.remove() }
+        let (pageSize, length, contents) = (file.pageSize, file.length, file.contents)
+        let code = try file.map(PROT_READ)
+        let data = try file.map(PROT_READ | PROT_WRITE)
         defer { for mapping in [code, data] { munmap(mapping, length) } }
         let registered = try [code, data].map { ResidentPages.mapsPagesOneByOne(try #require(Self.mapping(at: $0))) }
         #expect(registered[0] == registered[1])
@@ -164,25 +149,42 @@ import Testing
         #expect(Array(UnsafeRawBufferPointer(start: code, count: length)) == contents)
     }
 
-    /// A new file in /tmp holding `contents`: its descriptor and its path (for `unlink`).
-    private static func temporaryFile(holding contents: [UInt8]) throws -> (Int32, [CChar]) {
-        var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
-        let fd = mkstemp(&template)
-        try #require(fd >= 0)
-        do {
-            try FileDescriptor(rawValue: fd).writeAll(contents)
-        } catch {
-            close(fd)
-            unlink(template)
-            throw error
-        }
-        return (fd, template)
-    }
+    /// A new file in /tmp of `pages` pages, byte i holding i · multiplier + offset, open until ``remove()``.
+    private struct ScratchFile {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length: Int
+        let contents: [UInt8]
+        private let fd: Int32
+        private let path: [CChar]
 
-    private static func map(_ fd: Int32, _ length: Int, _ protection: Int32) throws -> UnsafeMutableRawPointer {
-        let address = mmap(nil, length, protection, MAP_PRIVATE, fd, 0)
-        try #require(address != nil && address != MAP_FAILED, "mmap: \(Errno.current)")
-        return address!
+        init(pages: Int, multiplier: Int, offset: Int) throws {
+            length = pages * pageSize
+            contents = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* multiplier &+ offset) }
+            var template = Array("/tmp/resident-pages-XXXXXX".utf8CString)
+            let fd = mkstemp(&template)
+            try #require(fd >= 0)
+            do {
+                try FileDescriptor(rawValue: fd).writeAll(contents)
+            } catch {
+                close(fd)
+                unlink(template)
+                throw error
+            }
+            (self.fd, path) = (fd, template)
+        }
+
+        /// The whole file mapped privately with `protection`.
+        func map(_ protection: Int32) throws -> UnsafeMutableRawPointer {
+            let address = mmap(nil, length, protection, MAP_PRIVATE, fd, 0)
+            try #require(address != nil && address != MAP_FAILED, "mmap: \(Errno.current)")
+            return address!
+        }
+
+        /// Closes and unlinks the file (its mappings stay until unmapped).
+        func remove() {
+            close(fd)
+            unlink(path)
+        }
     }
 
     private static func mapping(at address: UnsafeMutableRawPointer) -> ResidentPages.Mapping? {
