@@ -25,6 +25,20 @@ extension EmulatedDeviceTests {
         typealias Convertible = DaemonHingeTests.Convertible
         typealias Record = UInputEmulation.Record
 
+        /// What the daemon logs as the switch claims the sensors, and as it gives the claim up.
+        static let claimLine = "the virtual tablet-mode switch keeps the sensors running to read the hinge"
+        static let releaseLine = "the virtual tablet-mode switch no longer keeps the sensors running"
+
+        /// A convertible with a polled display, an emulated `/dev/uinput`, the switch off and nobody generating.
+        static func switchedOff() async throws -> Convertible {
+            try await Convertible(
+                displayBuffered: false,
+                policy: ["VirtualTabletSwitch=no"],
+                uinput: true,
+                generating: false
+            )
+        }
+
         /// The records from the last `UI_DEV_CREATE` on: the state written on creation and every change since.
         static func sinceCreation(_ records: [Record]) -> [Record] {
             guard let created = records.lastIndex(of: .create) else { return [] }
@@ -135,16 +149,10 @@ extension EmulatedDeviceTests {
             // driver unbound oddly, an emulation torn down). The switch, turned on by a reload, claims the sensors:
             // the base is found absent once, the switch gives its claim up, and nothing starts the sensors again
             // (no loop of claims and absences) until udev announces the device.
-            var convertible = try await Convertible(
-                displayBuffered: false,
-                policy: ["VirtualTabletSwitch=no"],
-                uinput: true,
-                generating: false
-            )
+            var convertible = try await Self.switchedOff()
             defer { convertible.daemon.process.terminate() }
             let process = convertible.daemon.process
-            let claims = "the virtual tablet-mode switch keeps the sensors running to read the hinge"
-            let releases = "the virtual tablet-mode switch no longer keeps the sensors running"
+            let (claims, releases) = (Self.claimLine, Self.releaseLine)
             func count(_ text: String) -> Int {
                 process.errorText.split(separator: "\n").filter { $0.contains(text) }.count
             }
@@ -202,16 +210,10 @@ extension EmulatedDeviceTests {
             // the device is still there. The switch, turned on by a reload, claims the sensors; the base cannot be
             // read, the switch gives its claim up, and claims again only when the base's retry is due: a second
             // after each of the first four failures, then ten seconds (not at once, in a loop).
-            var convertible = try await Convertible(
-                displayBuffered: false,
-                policy: ["VirtualTabletSwitch=no"],
-                uinput: true,
-                generating: false
-            )
+            var convertible = try await Self.switchedOff()
             defer { convertible.daemon.process.terminate() }
             let process = convertible.daemon.process
-            let claims = "the virtual tablet-mode switch keeps the sensors running to read the hinge"
-            let releases = "the virtual tablet-mode switch no longer keeps the sensors running"
+            let (claims, releases) = (Self.claimLine, Self.releaseLine)
             func lines(_ text: String) -> [Substring] {
                 process.errorText.split(separator: "\n").filter { $0.contains(text) }
             }
@@ -273,12 +275,7 @@ extension EmulatedDeviceTests {
         }
 
         @Test func withTheSwitchOffAndNobodyGeneratingNothingIsRead() async throws {
-            var convertible = try await Convertible(
-                displayBuffered: false,
-                policy: ["VirtualTabletSwitch=no"],
-                uinput: true,
-                generating: false
-            )
+            var convertible = try await Self.switchedOff()
             defer { convertible.daemon.process.terminate() }
             let uinput = try #require(convertible.uinput)
             let state = try await convertible.hold(display: Convertible.lid(at: 300), atLeast: .seconds(1)) { _ in true
