@@ -201,7 +201,7 @@ struct Calibrate: ParsableCommand {
                 baseChosen = nil
             }
         }
-        run.readThroughDaemon = { _ in readThroughDaemon() }
+        run.readThroughDaemon = readThroughDaemon
         // Readings in m/s² are checked against 9.81; raw counts, or a guessed scale, against the first pose's size.
         let isScaled = { (accelerometer: Accelerometer) in
             accelerometer.scaleSource != "none" && !accelerometer.scaleSource.hasPrefix("default")

@@ -32,7 +32,7 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
     var lastError: (SensorLocation) -> String? = { _ in nil }
     /// Takes the readings through the daemon instead, once a sensor cannot be read (``DaemonReadings``): nil when it
     /// did, else why not.
-    var readThroughDaemon: (SensorLocation) -> String? = { _ in "it was not tried" }
+    var readThroughDaemon: () -> String? = { "it was not tried" }
 
     init(loop: EventLoop, output: CalibrationOutput, stepTimeout: Double) {
         self.loop = loop
@@ -95,7 +95,7 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
             return
         }
         // The driver may refuse raw readings now that the daemon reads its buffer: the daemon hands them on.
-        guard let refused = readThroughDaemon(location) else { return }
+        guard let refused = readThroughDaemon() else { return }
         end(failure: Self.cannotRead(name, why: why, daemon: refused))
     }
 

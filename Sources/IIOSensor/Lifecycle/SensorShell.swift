@@ -152,8 +152,7 @@ final class SensorShell<Driver: SensorDriver> {
     func start() {
         guard isStopped else { return }
         if let retryAt, retryAt > loop.now {
-            let retry = try? loop.addTimer(at: retryAt) { [unowned self] in self.attempt() }
-            move(to: .failed(retry: retry))
+            move(to: .failed(retry: retryTimer(at: retryAt)))
             return
         }
         attempt()
@@ -169,6 +168,11 @@ final class SensorShell<Driver: SensorDriver> {
         if case .absent = phase { accelerometer = nil }
         tearDown()
         move(to: .stopped(retryDue: retryDueTimer()))
+    }
+
+    /// The timer that tries the device again at `time`.
+    private func retryTimer(at time: Double) -> TimerSource? {
+        try? loop.addTimer(at: time) { [unowned self] in self.attempt() }
     }
 
     /// The timer of a sensor stopped before its retry is due, which tells the owner when it is; nil when it is due.
@@ -225,9 +229,9 @@ final class SensorShell<Driver: SensorDriver> {
                 "the \(noun) cannot be read, retrying",
                 metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
             )
-            retryAt = loop.now + delay
-            let retry = try? loop.addTimer(at: loop.now + delay) { [unowned self] in self.attempt() }
-            move(to: .failed(retry: retry))
+            let due = loop.now + delay
+            retryAt = due
+            move(to: .failed(retry: retryTimer(at: due)))
         }
     }
 
