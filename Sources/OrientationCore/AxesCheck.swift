@@ -16,8 +16,13 @@
 ///
 /// - Two accelerometers of a rigid machine read the same component along the hinge axis (x) whenever the machine is
 ///   still; a sustained disagreement means one of them is read in the wrong frame.
-/// - With the base lying face up (on a desk or a lap), the lid can only stand upright-ish: a display whose reading in
-///   its own plane points anywhere but down (−y) is read in the wrong frame.
+/// - With the base lying face up (on a desk or a lap: z ≈ −g in systemd's frame, where a base reads what the display
+///   reads with the lid closed), the lid can only stand upright-ish: a display whose reading in its own plane points
+///   anywhere but down (−y) is read in the wrong frame.
+/// - A base entry written by `orientd calibrate` before it used systemd's frame (it used the display's with the lid
+///   opened flat: a half turn about the hinge away) reads z ≈ +g under a display standing upright over it, and the
+///   hinge angle is off by 180° (a laptop at 110° reads 290°, tablet mode). The same readings come from a stand at
+///   270° with a right entry, so this is said only of such an entry (``baseEntryMayBeOldFrame``).
 /// - With one accelerometer, a switch that says laptop mode and a display that reads sideways or upside down, still,
 ///   for minutes on end, say the same.
 ///
@@ -30,6 +35,8 @@ public struct AxesCheck: Sendable {
             case hingeAxis = "hinge-axis"
             case notUpright = "not-upright"
             case matrix
+            /// A base entry in the frame orientd used before systemd's.
+            case oldBaseFrame = "old-base-frame"
         }
 
         /// When it was made (the sample's time).
@@ -49,14 +56,20 @@ public struct AxesCheck: Sendable {
     public var baseFlatSeconds = 20.0
     /// Still seconds of a display not upright in laptop mode (one accelerometer) before it is a finding.
     public var laptopSeconds = 300.0
+    /// Still seconds of a display upright over a base that reads keyboard down, with an entry that may be in the old
+    /// frame, before it is a finding.
+    public var oldFrameSeconds = 10.0
+    /// Whether the base's matrix comes from a hwdb entry that `orientd calibrate` wrote before it used systemd's
+    /// frame (the daemon finds out from the local hwdb file).
+    public var baseEntryMayBeOldFrame = false
 
     private static let g = 9.806_65
     private var display = StillFilter()
     private var base = StillFilter()
     private var hingeTime = 0.0
     private var hingeSums = (display: 0.0, base: 0.0)
-    private var flatTime = 0.0
     private var laptopTime = 0.0
+    private var oldFrameTime = 0.0
     private var sideways = (x: 0.0, y: 0.0)
     private var reported: Set<String> = []
     /// Still seconds in which the display's axis `index` (0 +x, 1 −x, 2 +y, 3 −y, 4 +z, 5 −z) read what the base read
@@ -146,15 +159,43 @@ public struct AxesCheck: Sendable {
                     )
                 }
             }
-            // The base face up: the lid can only stand upright-ish.
-            if b.z >= 0.85 * g {
+            // The base face up (keyboard up, systemd's frame): the lid can only stand upright-ish.
+            if b.z <= -0.85 * g {
                 notUpright(d, at: time, dt: dt, limit: baseFlatSeconds, why: "with the base lying flat")
+            }
+            if baseEntryMayBeOldFrame, b.z >= 0.85 * g, Self.isUpright(d) {
+                oldFrame(d, b, at: time, dt: dt)
             }
             return
         }
         if base.samples == 0, laptopMode == true {
             notUpright(d, at: time, dt: dt, limit: laptopSeconds, why: "in laptop mode for minutes")
         }
+    }
+
+    /// Whether the display's reading in its plane is large and points down (−y) within 45°.
+    private static func isUpright(_ d: Vector3) -> Bool {
+        let inPlane = (d.x * d.x + d.y * d.y).squareRoot()
+        return inPlane >= 0.5 * g && -d.y >= inPlane * 0.707
+    }
+
+    /// Time counts while a display stands upright over a base read keyboard down through an entry of the old frame.
+    private mutating func oldFrame(_ d: Vector3, _ b: Vector3, at time: Double, dt: Double) {
+        oldFrameTime += dt
+        guard oldFrameTime >= oldFrameSeconds else { return }
+        report(
+            Finding(
+                time: time,
+                sensor: .base,
+                kind: .oldBaseFrame,
+                text: "the base accelerometer reads keyboard down (z \(Self.decimal(b.z)) m/s²) under a display "
+                    + "standing upright (y \(Self.decimal(d.y)) m/s²), and its hwdb entry was written by an "
+                    + "'orientd calibrate' from before systemd's frame (lid closed) was used: the hinge angle is "
+                    + "off by 180° and a laptop is taken for a tablet; run 'orientd calibrate' again, which "
+                    + "replaces that entry",
+                suggested: nil
+            )
+        )
     }
 
     /// Time counts while the display's reading in its plane is large and points elsewhere than down.

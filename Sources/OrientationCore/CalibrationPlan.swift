@@ -18,8 +18,9 @@ public enum CalibratedSensor: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One pose of a guided calibration: what the person is asked to do, and what each accelerometer reads in that
-/// pose once its mount matrix is right (a unit vector in the frame of ORIENTATION.md; the base's frame is the
-/// display's with the lid opened flat), or nil when the pose does not tell anything about that accelerometer.
+/// pose once its mount matrix is right (a unit vector in the frame of ORIENTATION.md; the base's frame is systemd's:
+/// what the display reads with the lid closed, so a flat base, keyboard up, reads (0, 0, −1)), or nil when the pose
+/// does not tell anything about that accelerometer.
 public struct CalibrationStep: Sendable, Hashable {
     /// The instruction, in plain words.
     public var say: String
@@ -72,12 +73,16 @@ public struct CalibrationPlan: Sendable, Hashable {
         let up = Vector3(x: 0, y: 0, z: 1)
         let upright = Vector3(x: 0, y: -1, z: 0)
         let leftEdgeUp = Vector3(x: 1, y: 0, z: 0)
+        // The base in systemd's frame reads what the display would with the lid closed over it: keyboard up as a
+        // display lying face down, and stood on its front edge, the hinge at the top, as a display upside down.
+        let keyboardUp = Vector3(x: 0, y: 0, z: -1)
+        let hingeAtTheTop = Vector3(x: 0, y: 1, z: 0)
         if withBase {
             steps = [
                 CalibrationStep(
                     say: "Open it as a laptop on a table, the keyboard lying flat",
                     display: nil,
-                    base: up
+                    base: keyboardUp
                 ),
                 CalibrationStep(
                     say: "Stand it on its right side, lid open, so that its left edge points up",
@@ -98,7 +103,7 @@ public struct CalibrationPlan: Sendable, Hashable {
                 CalibrationStep(
                     say: "Hold it so that the keyboard stands upright facing you, the hinge at the top",
                     display: nil,
-                    base: upright
+                    base: hingeAtTheTop
                 ),
             ]
         } else {

@@ -95,6 +95,11 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
     /// Whether this is the identity matrix.
     public var isIdentity: Bool { self == .identity }
 
+    /// The matrix with its third row negated: the same x and y, the opposite sign of z.
+    public var zReflected: MountMatrix {
+        MountMatrix(uncheckedRows: (rows.0, rows.1, Vector3(x: -rows.2.x, y: -rows.2.y, z: -rows.2.z)))
+    }
+
     public static func == (lhs: MountMatrix, rhs: MountMatrix) -> Bool {
         lhs.rows.0 == rhs.rows.0 && lhs.rows.1 == rhs.rows.1 && lhs.rows.2 == rhs.rows.2
     }

@@ -34,6 +34,9 @@ struct CalibrationResult {
         /// The key `60-sensor.rules` looks it up by; nil when no rule of that file reaches it.
         var key: SensorHwdbKey?
         var entry: HwdbEntry?
+
+        /// The matrix as the hwdb entry holds it (``CrosEcFrame``: systemd's sign of z for ChromeOS's sensors).
+        var hwdbMatrix: MountMatrix { CrosEcFrame.hwdb(inUse: matrix, driver: accelerometer.name) }
     }
 
     var calibrated: [Calibrated]
@@ -179,7 +182,7 @@ struct CalibrationResult {
                 let query = HelperProgram.run(["systemd-hwdb", "query", "--root", root, key.key])
                 let value = query.output.split(separator: "\n").first { $0.hasPrefix("ACCEL_MOUNT_MATRIX=") }
                 let matrix = value.flatMap { try? MountMatrix(parsing: $0.dropFirst("ACCEL_MOUNT_MATRIX=".count)) }
-                if matrix != item.matrix {
+                if matrix != item.hwdbMatrix {
                     allRight = false
                     output.say(
                         "The compiled hwdb does not give \(key.key) the new matrix: "
@@ -197,7 +200,7 @@ struct CalibrationResult {
             let now = (try? Udev())?.device(subsystem: subsystem, sysname: item.accelerometer.id)?
                 .properties["ACCEL_MOUNT_MATRIX"]
             let matrix = now.flatMap { try? MountMatrix(parsing: $0) }
-            if matrix != item.matrix {
+            if matrix != item.hwdbMatrix {
                 allRight = false
                 output.say(
                     "udev does not give \(item.accelerometer.id) the new matrix (ACCEL_MOUNT_MATRIX=\(now ?? "unset")): "
@@ -210,7 +213,7 @@ struct CalibrationResult {
                         + "overrides it: remove that line (orientd check-config shows where it is)."
                 )
             } else {
-                output.say("udev now gives \(item.accelerometer.id) ACCEL_MOUNT_MATRIX=\(item.matrix).")
+                output.say("udev now gives \(item.accelerometer.id) ACCEL_MOUNT_MATRIX=\(item.hwdbMatrix).")
             }
         }
         return (hwdbFile, allRight)

@@ -11,26 +11,29 @@
 //
 //===----------------------------------------------------------------------===//
 
+import IIOSensor
 import OrientationCore
 import UdevSupport
 
 /// One sensor's entry for systemd's hwdb: a comment naming the device, the match line, the matrix.
 struct HwdbEntry: Equatable {
-    /// `# Acme Tab 1 (bmc150_accel, display accelerometer)`.
+    /// `# Acme Tab 1 (bmc150_accel, display accelerometer)`; a base's ends `base accelerometer, systemd's frame)`.
     var comment: String
     /// The match line: the key `60-sensor.rules` builds for this sensor, with the parts that vary between units of
     /// the same model (the rest of the DMI string, the ACPI instance) left to `*`.
     var match: String
-    /// The matrix.
+    /// The matrix as the hwdb holds it (for cros-ec, in systemd's form: ``CrosEcFrame``).
     var matrix: MountMatrix
 
     /// The entry for a sensor looked up under `key`.
     init(key: SensorHwdbKey, driver: String, location: CalibratedSensor, matrix: MountMatrix) {
         let vendor = key.dmiField("svn") ?? "unknown vendor"
         let product = key.dmiField("pn") ?? "unknown model"
-        comment = "# \(vendor) \(product) (\(driver), \(location.rawValue) accelerometer)"
+        // A base entry says its frame: entries calibrate wrote before it used systemd's lack it (OldBaseEntry).
+        let ending = location == .base ? OldBaseEntry.currentEnding : ", \(location.rawValue) accelerometer)"
+        comment = "# \(vendor) \(product) (\(driver)\(ending)"
         match = Self.matchLine(key)
-        self.matrix = matrix
+        self.matrix = CrosEcFrame.hwdb(inUse: matrix, driver: driver)
     }
 
     /// The match line for `key`: `sensor:[LABEL:]modalias:MODALIAS*:dmi:*:svnVENDOR:pnPRODUCT:*`, or the whole DMI

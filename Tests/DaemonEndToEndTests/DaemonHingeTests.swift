@@ -117,7 +117,7 @@ extension EmulatedDeviceTests {
             /// `condition`; that state, or the last one seen after 10 s.
             mutating func hold(
                 display reading: AxisValues<Int64>,
-                base baseReading: AxisValues<Int64>? = AxisValues(x: 0, y: 0, z: 1000),
+                base baseReading: AxisValues<Int64>? = AxisValues(x: 0, y: 0, z: -1000),
                 atLeast: Duration = .zero,
                 until condition: (DaemonJSON) -> Bool
             ) async throws -> DaemonJSON? {

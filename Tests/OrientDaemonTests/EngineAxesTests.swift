@@ -48,7 +48,7 @@ import Testing
             var time = 1000.0
             for _ in 0..<(60 * 50) {
                 time += 0.02
-                rig.engine.handleBase(Sample(time: time, x: 0, y: 0, z: g))
+                rig.engine.handleBase(Sample(time: time, x: 0, y: 0, z: -g))
                 rig.engine.handle(Sample(time: time + 0.001, x: g * 0.94, y: 0, z: g * 0.34))
             }
             let findings = rig.engine.axesFindings

@@ -183,15 +183,16 @@ final class EngineRig {
 
     /// Holds a two-accelerometer convertible still at a hinge angle for `seconds`, display and base at 50 Hz: the
     /// base flat on a table, the lid opened to `degrees` (HingeAngle's convention), both turned by `turn` degrees
-    /// about the hinge (the whole machine tilted). The base's samples go to the engine only with a base sensor.
+    /// about the hinge (the whole machine tilted). The base reads in systemd's frame (flat, keyboard up: (0, 0, −g)).
+    /// The base's samples go to the engine only with a base sensor.
     func holdHinge(at degrees: Double, turn: Double = 0, for seconds: Double = 1) {
         let g = 9.81
         func reading(_ alpha: Double) -> (Double, Double) {
             let radians = alpha * .pi / 180
             return (g * sin(radians), g * cos(radians))
         }
-        let (baseY, baseZ) = reading(turn)
-        let (displayY, displayZ) = reading(degrees - 180 + turn)
+        let (baseY, baseZ) = reading(turn + 180)
+        let (displayY, displayZ) = reading(degrees + 180 + turn)
         for _ in 0..<Int(seconds * 50) {
             time += 0.02
             engine.handleBase(Sample(time: time, x: 0, y: baseY, z: baseZ))

@@ -462,10 +462,12 @@ struct ConvertibleScenario {
                 if nextBase <= now {
                     let a = acceleration(of: .base, poseAt, at: now)
                     let reading = pose.base.applyInverse(Vector3(x: a.x + up.x, y: a.y + up.y, z: a.z + up.z))
+                    // In systemd's frame: what the display reads with the lid closed, the base's physical frame
+                    // turned half about the hinge (a flat base, keyboard up, reads (0, 0, −g)).
                     row.base = Vector3(
                         x: reading.x + linear.x + random.normal() * 0.05,
-                        y: reading.y + linear.y + random.normal() * 0.05,
-                        z: reading.z + linear.z + random.normal() * 0.05
+                        y: -(reading.y + linear.y) + random.normal() * 0.05,
+                        z: -(reading.z + linear.z) + random.normal() * 0.05
                     )
                     nextBase += 1 / baseRate
                 }

@@ -19,18 +19,18 @@ import Testing
 enum Convertible {
     static let g = HingeMonitor.gravity
 
-    /// The base's reading when the machine is turned by `roll` degrees about the hinge (x) and its hinge axis is
-    /// raised by `pitch` degrees from horizontal.
+    /// The base's reading, in systemd's frame (lying flat, keyboard up: (0, 0, −g)), when the machine is turned by
+    /// `roll` degrees about the hinge (x) and its hinge axis is raised by `pitch` degrees from horizontal.
     static func base(roll: Double, pitch: Double = 0, magnitude: Double = g) -> Vector3 {
         let r = roll * .pi / 180
         let p = pitch * .pi / 180
-        return Vector3(x: magnitude * sin(p), y: magnitude * cos(p) * sin(r), z: magnitude * cos(p) * cos(r))
+        return Vector3(x: magnitude * sin(p), y: -magnitude * cos(p) * sin(r), z: -magnitude * cos(p) * cos(r))
     }
 
-    /// The display's reading at hinge angle `angle` for this base reading: the base's turned about x by
-    /// `angle − 180°` (at 180° both read the same).
+    /// The display's reading at hinge angle `angle` for this base reading: the base's turned about x by `angle`
+    /// (closed, at 0°, both read the same).
     static func display(angle: Double, base b: Vector3) -> Vector3 {
-        let phi = (angle - 180) * .pi / 180
+        let phi = angle * .pi / 180
         return Vector3(x: b.x, y: b.z * sin(phi) + b.y * cos(phi), z: b.z * cos(phi) - b.y * sin(phi))
     }
 
@@ -42,21 +42,34 @@ enum Convertible {
 }
 
 @Suite struct HingeAngleTests {
-    /// The checks of the convention: base flat on a table reads (0, 0, +g).
+    /// The checks of systemd's convention: a base flat on a table, keyboard up, reads (0, 0, −g), as the display
+    /// does lying face down (the lid closed over it); the lid upright reads −y, opened flat +z, as a tent +y.
     @Test(arguments: [
         (Vector3(x: 0, y: -9.8, z: 0), 90.0),
+        (Vector3(x: 0, y: -9.8 * sin(110 * Double.pi / 180), z: -9.8 * cos(110 * Double.pi / 180)), 110.0),
         (Vector3(x: 0, y: 0, z: 9.8), 180.0),
         (Vector3(x: 0, y: 9.8, z: 0), 270.0),
     ])
     func conventionChecks(display: Vector3, expected: Double) {
-        #expect(HingeAngle.degrees(display: display, base: Vector3(x: 0, y: 0, z: 9.8)) == expected)
+        let measured = HingeAngle.degrees(display: display, base: Vector3(x: 0, y: 0, z: -9.8))
+        #expect(abs(measured - expected) < 1e-9)
+    }
+
+    /// Stood on its front edge, the hinge at the top, the base reads +y; a display upright over it (the lid shut)
+    /// reads the same: 0°.
+    @Test func theBaseOnItsFrontEdgeReadsPlusY() {
+        let base = Vector3(x: 0, y: 9.8, z: 0)
+        let closed = HingeAngle.degrees(display: Vector3(x: 0, y: 9.8, z: 0), base: base)
+        #expect(Convertible.distance(closed, 0) < 1e-9)
+        let lidUpright = HingeAngle.degrees(display: Vector3(x: 0, y: 0, z: -9.8), base: base)
+        #expect(abs(lidUpright - 90) < 1e-9, "the lid opened a quarter from the front edge stands face down")
     }
 
     @Test func closedAndFoldedLookTheSame() {
-        let base = Vector3(x: 0, y: 0, z: 9.8)
-        let folded = HingeAngle.degrees(display: Vector3(x: 0, y: 0, z: -9.8), base: base)
-        #expect(Convertible.distance(folded, 360) < 1e-9)
-        #expect(folded >= 0 && folded < 360)
+        let base = Vector3(x: 0, y: 0, z: -9.8)
+        let closed = HingeAngle.degrees(display: Vector3(x: 0, y: 0, z: -9.8), base: base)
+        #expect(Convertible.distance(closed, 0) < 1e-9)
+        #expect(closed >= 0 && closed < 360)
     }
 
     /// Every 15°, with the machine turned about the hinge and its hinge axis raised: the angle is the same.
@@ -85,7 +98,7 @@ enum Convertible {
             for length in [1e-6, 1.0, 9.80665, 4096.0] {
                 let display = Vector3(x: 0, y: length * sin(r), z: length * cos(r))
                 let measured = HingeAngle.degrees(display: display, base: Vector3(x: 0, y: 0, z: 1))
-                let expected = (atan2(display.y, display.z) * 180 / .pi + 180).truncatingRemainder(dividingBy: 360)
+                let expected = (atan2(display.y, display.z) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
                 worst = max(worst, Convertible.distance(measured, expected))
             }
         }

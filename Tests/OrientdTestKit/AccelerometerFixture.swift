@@ -282,7 +282,7 @@ extension AccelerometerFixture {
         base.deviceNumber = 1
         base.parentPath = "/devices/platform/accel-base"
         base.locations = [.udev: "base"]
-        base.raw = AxisValues(x: 0, y: 0, z: 1000)
+        base.raw = AxisValues(x: 0, y: 0, z: -1000)
         return (display, base)
     }
 }

@@ -469,8 +469,11 @@ extension EmulatedDeviceTests {
         /// A Chromebook convertible: both accelerometers, polled or buffered, each with its label in the key.
         @Test(arguments: [false, true])
         func aConvertibleGivesBothHiddenMatrices(buffered: Bool) async throws {
-            let displayTruth = [[0, 1, 0], [-1, 0, 0], [0, 0, 1]]
-            let baseTruth = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
+            // What a Chromebook's embedded controller reads (Android's frame: the lid upright +y, on its back +z; the
+            // base flat +z), turned into orientd's (the lid upright −y, on its back +z; the base flat −z, systemd's
+            // base frame): a half turn about z for the display, about y for the base.
+            let displayTruth = [[-1, 0, 0], [0, -1, 0], [0, 0, 1]]
+            let baseTruth = [[-1, 0, 0], [0, 1, 0], [0, 0, -1]]
             let machine = Self.crosEC(display: displayTruth, base: baseTruth, buffered: buffered)
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("orientd-hwdb-\(UUID())").path
             defer { try? FileManager.default.removeItem(atPath: root) }
@@ -482,13 +485,15 @@ extension EmulatedDeviceTests {
             let base = try #require(result["base"] as? [String: Any])
             #expect(display["matrix"] as? String == CalibrationMachine.text(displayTruth))
             #expect(base["matrix"] as? String == CalibrationMachine.text(baseTruth))
-            for (label, truth) in [("accel-display", displayTruth), ("accel-base", baseTruth)] {
+            // The entries written are systemd's own for every Chromebook (60-sensor.hwdb, with HID's sign of z).
+            let hwdb = try String(contentsOfFile: root + "/etc/udev/hwdb.d/61-sensor-local.hwdb", encoding: .utf8)
+            #expect(hwdb.contains("cros-ec-accel, base accelerometer, systemd's frame)\n"), "\(hwdb)")
+            for (label, systemd) in [
+                ("accel-display", "-1, 0, 0; 0, -1, 0; 0, 0, -1"), ("accel-base", "-1, 0, 0; 0, 1, 0; 0, 0, 1"),
+            ] {
                 let key = "sensor:\(label):modalias:platform:cros-ec-accel:\(machine.dmi)"
                 let query = ProgramRun.run(["systemd-hwdb", "query", "--root", root, key])
-                #expect(
-                    query.output.contains("ACCEL_MOUNT_MATRIX=\(CalibrationMachine.text(truth))"),
-                    "\(query.output)"
-                )
+                #expect(query.output.contains("ACCEL_MOUNT_MATRIX=\(systemd)\n"), "\(query.output)")
             }
         }
 

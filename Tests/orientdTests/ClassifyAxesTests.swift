@@ -28,9 +28,9 @@ struct ClassifyAxesTests {
     /// A laptop at 110° on a desk, 40 s, then held as a book (hinge upright), then on the desk again.
     static func laptop(display transform: ([Double]) -> [Double] = { $0 }) -> String {
         ClassifyTwoSensorTests.trace([
-            (40, transform([0, -g * 0.9397, g * 0.3420]), [0, 0, g]),
+            (40, transform([0, -g * 0.9397, g * 0.3420]), [0, 0, -g]),
             (10, transform([g, 0, 0]), [g, 0, 0]),
-            (20, transform([0, -g * 0.9063, g * 0.4226]), [0, 0, g]),
+            (20, transform([0, -g * 0.9063, g * 0.4226]), [0, 0, -g]),
         ])
     }
 
@@ -58,7 +58,7 @@ struct ClassifyAxesTests {
     @Test func aDisplayUpsideDownGetsTheMatrixSuggested() throws {
         let trace = ClassifyTwoSensorTests.trace([
             (10, [-Self.g, 0, 0], [Self.g, 0, 0]),
-            (40, [0, Self.g * 0.9397, Self.g * 0.3420], [0, 0, Self.g]),
+            (40, [0, Self.g * 0.9397, Self.g * 0.3420], [0, 0, -Self.g]),
         ])
         let found = try Self.findings(trace)
         let upright = try #require(found.first { ($0["finding"] as? String)?.contains("upside down") == true })

@@ -36,17 +36,17 @@ struct ClassifyTwoSensorTests {
         return text
     }
 
-    /// The lid at 110° on a flat base; a tent at 300° (the base leaning back 120°); then the whole machine turned
+    /// The lid at 110° on a flat base (systemd's frame: z −g); a tent at 300° (the base leaning back 120°); then the whole machine turned
     /// left edge up, its hinge vertical.
     static let laptopTentPortrait = trace([
-        (2, [0, -g * 0.9397, g * 0.3420], [0, 0, g]),
-        (2, [0, -g * 0.8660, -g * 0.5], [0, g * 0.8660, -g * 0.5]),
+        (2, [0, -g * 0.9397, g * 0.3420], [0, 0, -g]),
+        (2, [0, -g * 0.8660, -g * 0.5], [0, -g * 0.8660, g * 0.5]),
         (2, [g, 0, 0], [g, 0, 0]),
     ])
 
     /// The lid at 110° on a flat base, then the whole machine turned left edge up (hinge vertical).
     static let laptopPortrait = trace([
-        (2, [0, -g * 0.9397, g * 0.3420], [0, 0, g]),
+        (2, [0, -g * 0.9397, g * 0.3420], [0, 0, -g]),
         (2, [g, 0, 0], [g, 0, 0]),
     ])
 

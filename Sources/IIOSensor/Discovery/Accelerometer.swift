@@ -52,6 +52,9 @@ public struct Accelerometer: Sendable, Hashable {
     /// The evdev node (`/dev/input/event5`) of an accelerometer of the input subsystem, read with libevdev; nil for an
     /// IIO one.
     public var inputNode: String? = nil
+    /// For a base accelerometer whose matrix comes from udev: the match line of the entry `orientd calibrate` wrote for
+    /// it before it used systemd's frame (``OldBaseEntry``), still in the local hwdb file; nil otherwise.
+    public var oldFrameEntry: String? = nil
     /// Whether udev marks it as an accelerometer with iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE` (``SensorProxyType``):
     /// such a device is preferred to an unmarked one.
     public var markedBySensorProxyType = false

@@ -154,6 +154,13 @@ public struct AccelerometerDiscovery: Sendable {
                 do {
                     matrix = try MountMatrix(parsing: text)
                     matrixSource = source
+                    if source == "udev ACCEL_MOUNT_MATRIX" {
+                        let inUse = CrosEcFrame.inUse(hwdb: matrix, driver: device.name)
+                        if inUse != matrix {
+                            matrixSource = "udev ACCEL_MOUNT_MATRIX \(matrix), z turned for cros-ec"
+                            matrix = inUse
+                        }
+                    }
                     break
                 } catch {
                     warnings.append("\(source) '\(text)' is ignored: \(error)")
@@ -198,6 +205,11 @@ public struct AccelerometerDiscovery: Sendable {
             brokenMatrix: brokenMatrix
         )
         accelerometer.markedBySensorProxyType = SensorProxyType.marks(properties, as: .accelerometer)
+        if location == .base, matrixSource == "udev ACCEL_MOUNT_MATRIX",
+            let key = udev?.sensorHwdbKey(subsystem: "iio", sysname: device.id)
+        {
+            accelerometer.oldFrameEntry = OldBaseEntry.find(key: key.key, matrix: matrix)
+        }
         return accelerometer
     }
 

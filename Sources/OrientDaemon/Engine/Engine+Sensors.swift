@@ -76,6 +76,7 @@ extension Engine: AccelerometerSensorDelegate {
             asOneSentChange { updateSensorState(sensors.display.status) }
         case .base:
             refreshHasBase()
+            axes.baseEntryMayBeOldFrame = sensors.base.accelerometer?.oldFrameEntry != nil
             if sensors.base.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
             hingeDecided()
         }
