@@ -120,6 +120,10 @@ final class DaemonStatus: StatusSource {
         axes += findings.map { finding in
             finding.text + (finding.suggested.map { " (suggested: MountMatrix=\($0))" } ?? "")
         }
+        // Said from the file at once; the readings' finding, when it comes, says it with what they showed.
+        if let entry = accelerometer?.oldFrameEntry, !findings.contains(where: { $0.kind == .oldBaseFrame }) {
+            axes.append(OldBaseEntry.advice(entry))
+        }
         return StatusReport.Sensor(
             status: status,
             device: accelerometer?.id,

@@ -45,7 +45,11 @@ struct Calibrate: ParsableCommand {
             'Upright' means the way the picture stands when nothing turns it, as the maker's logo appears \
             at power-on (systemd's 60-sensor.hwdb defines the axes by the display panel, not the casing): \
             on a laptop its usual position, on a tablet whose panel is built in portrait the portrait \
-            position.
+            position. A base accelerometer's matrix is written in systemd's frame: the base reads what the \
+            display reads with the lid closed (lying flat, keyboard up: z = -g; stood on its front edge, \
+            hinge at the top: y = +g). An entry an older orientd calibrate wrote for a base in its former \
+            frame (the lid opened flat) is replaced. For ChromeOS's cros-ec sensors the entry is written \
+            in the form of systemd's own (HID's sign of z).
 
             --apply hwdb (the default as root) writes the entry to \
             /etc/udev/hwdb.d/61-sensor-local.hwdb (keeping the file's other entries), with the match line \

@@ -140,6 +140,7 @@ struct Report: ParsableCommand {
             if let problem = accelerometer.brokenMatrix ?? AxesCheck.problem(with: accelerometer.calibration.matrix) {
                 text += "axes: \(problem)\n"
             }
+            if let entry = accelerometer.oldFrameEntry { text += "axes: \(OldBaseEntry.advice(entry))\n" }
             let key = udev?.sensorHwdbKey(subsystem: isInput ? "input" : "iio", sysname: accelerometer.id)
             text += "hwdb key: \(key?.key ?? "none: no rule of 60-sensor.rules reaches it")\n"
             if let key { text += "hwdb match line: \(HwdbEntry.matchLine(key))\n" }

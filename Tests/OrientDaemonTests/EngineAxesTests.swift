@@ -58,4 +58,30 @@ import Testing
             #expect(findings.allSatisfy { $0.text.contains("orientd calibrate") })
         }
     }
+
+    /// A base entry that calibrate wrote before it used systemd's frame, on a laptop at 110°: the base reads keyboard
+    /// down under the upright display; the finding names the base and says to calibrate again.
+    @Test func anOldCalibrateBaseEntryIsFoundInUse() throws {
+        var accelerometer = FakeSensor.baseAccelerometer
+        accelerometer.oldFrameEntry = "sensor:modalias:acpi:KIOX010A*:dmi:*:svnAcme:pnBook11:*"
+        try withTemporaryDirectory { directory in
+            let rig = try EngineRig(
+                settings: DaemonSettings(),
+                stateDirectory: directory,
+                baseSensor: FakeSensor(accelerometer: accelerometer)
+            )
+            rig.request(#"{"id":1,"method":"begin"}"#, from: ClientID(1))
+            let g = 9.81
+            var time = 1000.0
+            for _ in 0..<(20 * 50) {
+                time += 0.02
+                rig.engine.handleBase(Sample(time: time, x: 0, y: 0, z: g))
+                rig.engine.handle(Sample(time: time + 0.001, x: 0, y: -g * 0.9397, z: g * 0.3420))
+            }
+            let findings = rig.engine.axesFindings.filter { $0.kind == .oldBaseFrame }
+            #expect(findings.count == 1, "\(rig.engine.axesFindings.map(\.text))")
+            #expect(findings.first?.sensor == .base)
+            #expect(findings.first?.text.contains("orientd calibrate") == true)
+        }
+    }
 }

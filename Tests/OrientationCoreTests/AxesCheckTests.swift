@@ -30,9 +30,11 @@ import Testing
     static func findings(
         _ scenario: ConvertibleScenario,
         display: [[Double]]? = nil,
-        base: [[Double]]? = nil
+        base: [[Double]]? = nil,
+        oldEntry: Bool = false
     ) -> [AxesCheck.Finding] {
         var check = AxesCheck()
+        check.baseEntryMayBeOldFrame = oldEntry
         var found: [AxesCheck.Finding] = []
         for moment in scenario.moments() {
             let row = moment.row
@@ -217,5 +219,36 @@ import Testing
         } else {
             #expect(found == nil)
         }
+    }
+
+    /// The frame orientd's calibrate used for a base before systemd's: a half turn about the hinge (x).
+    static let oldFrame: [[Double]] = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
+
+    /// A base entry of calibrate's old frame, used as a laptop: the base reads keyboard down under an upright display;
+    /// said once, of the base, with what to do.
+    @Test func anOldCalibrateEntryUsedAsALaptopIsFound() {
+        let scenario = ConvertibleScenario.tour(displayRate: 25, baseRate: 25, seed: 1)
+        let found = Self.findings(scenario, base: Self.oldFrame, oldEntry: true).filter { $0.kind == .oldBaseFrame }
+        #expect(found.count == 1, "\(found.map(\.text))")
+        #expect(found.first?.sensor == .base)
+        #expect(found.first?.text.contains("run 'orientd calibrate' again") == true)
+        // The tour opens with 12 s of typing at 110°: found within them.
+        #expect((found.first?.time ?? .infinity) < 12, "\(found.map(\.time))")
+    }
+
+    /// The same readings come from a right entry in a stand (270°), so without an old entry of calibrate's nothing is
+    /// said; and a right base with such an entry is not found while used as a laptop.
+    @Test func withoutAnOldEntryOrWithTheRightAxesNothingIsSaid() {
+        let scenario = ConvertibleScenario.tour(displayRate: 25, baseRate: 25, seed: 1)
+        let unflagged = Self.findings(scenario, base: Self.oldFrame).filter { $0.kind == .oldBaseFrame }
+        #expect(unflagged.isEmpty, "\(unflagged.map(\.text))")
+        let laptop = ConvertibleScenario(
+            segments: [.hold("laptop on a desk, typing", 60, .typing, from: (110, 0, 0))],
+            displayRate: 25,
+            baseRate: 25,
+            seed: 3
+        )
+        let right = Self.findings(laptop, oldEntry: true)
+        #expect(right.isEmpty, "\(right.map(\.text))")
     }
 }

@@ -30,6 +30,13 @@ public enum OldBaseEntry {
     /// How a base entry's comment ends now.
     public static let currentEnding = ", base accelerometer, systemd's frame)"
 
+    /// What to tell the user of the old-form entry `matchLine`.
+    public static func advice(_ matchLine: String) -> String {
+        "the hwdb entry \(matchLine) of \(localFile) was written by an 'orientd calibrate' from before systemd's "
+            + "base frame (the lid closed) was used: the hinge angle is off by 180°, a laptop is taken for a tablet; "
+            + "run 'orientd calibrate' again, which replaces that entry"
+    }
+
     /// The match line of an old-form entry of `text` (a hwdb file's contents) that covers `key` and gives `matrix`;
     /// nil when there is none.
     public static func find(in text: String, key: String, matrix: MountMatrix) -> String? {

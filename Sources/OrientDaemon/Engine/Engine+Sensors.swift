@@ -76,19 +76,20 @@ extension Engine: AccelerometerSensorDelegate {
             asOneSentChange { updateSensorState(sensors.display.status) }
         case .base:
             refreshHasBase()
-            axes.baseEntryMayBeOldFrame = sensors.base.accelerometer?.oldFrameEntry != nil
             if sensors.base.accelerometer == nil { hinge = HingeMonitor(configuration: settings.hinge) }
             hingeDecided()
         }
     }
 
-    /// Says once in the journal when the accelerometer's matrix cannot be right (a hand-written mistake).
+    /// Says once in the journal when the accelerometer's matrix cannot be right (a hand-written mistake, or a base entry
+    /// of calibrate's old frame).
     private func sayMatrixProblem(at location: SensorLocation) {
         let sensor = location == .display ? sensors.display : sensors.base
         guard let accelerometer = sensor.accelerometer, !matrixProblemsSaid.contains(accelerometer.id) else { return }
         let problem =
             accelerometer.brokenMatrix.map { "\($0): the identity is used, a guess; run 'orientd calibrate'" }
             ?? AxesCheck.problem(with: accelerometer.calibration.matrix)
+            ?? accelerometer.oldFrameEntry.map(OldBaseEntry.advice)
         guard let problem else { return }
         matrixProblemsSaid.insert(accelerometer.id)
         logger.warning(
@@ -126,6 +127,7 @@ extension Engine: AccelerometerSensorDelegate {
     /// virtual tablet-mode switch's claim would start and stop the sensors in a loop).
     private func refreshHasBase() {
         let base = sensors.base
+        axes.baseEntryMayBeOldFrame = base.accelerometer?.oldFrameEntry != nil
         let had = hasBase
         hasBase =
             base.accelerometer != nil
