@@ -212,9 +212,9 @@ extension SeededGenerator {
         let text =
             writer.headerLines.joined(separator: "\n") + "\n"
             + writer.line(for: Sample(time: 10, x: 0.1, y: -9.8, z: 0.3)) + "\n"
-            + writer.baseLine(for: Sample(time: 10.04, x: 0, y: 0.2, z: 9.81)) + "\n"
+            + writer.baseLine(for: Sample(time: 10.04, x: 0, y: -0.2, z: -9.81)) + "\n"
         #expect(
-            text.contains("t,x,y,z,bx,by,bz\n0.000000,0.1000,-9.8000,0.3000,,,\n0.040000,,,,0.0000,0.2000,9.8100\n")
+            text.contains("t,x,y,z,bx,by,bz\n0.000000,0.1000,-9.8000,0.3000,,,\n0.040000,,,,0.0000,-0.2000,-9.8100\n")
         )
         var reader = TraceReader()
         var rows: [TraceRow] = []
@@ -223,7 +223,7 @@ extension SeededGenerator {
         }
         #expect(rows.count == 2)
         #expect(rows.first?.display == Vector3(x: 0.1, y: -9.8, z: 0.3) && rows.first?.base == nil)
-        #expect(rows.last?.base == Vector3(x: 0, y: 0.2, z: 9.81) && rows.last?.display == nil)
+        #expect(rows.last?.base == Vector3(x: 0, y: -0.2, z: -9.81) && rows.last?.display == nil)
         #expect((rows.last?.time ?? 0) == 0.04)
     }
 

@@ -14,15 +14,16 @@
 import OrientationCore
 import Testing
 
-/// The two-sensor trace: `t,x,y,z,bx,by,bz`, the display's reading, the base's, or both on a line.
+/// The two-sensor trace: `t,x,y,z,bx,by,bz`, the display's reading, the base's (systemd's frame: lying flat, z −g), or
+/// both on a line.
 @Suite struct TwoSensorTraceTests {
     static let trace = [
         "# orientd-trace 1",
         "# rate_hz=25",
         "t,x,y,z,bx,by,bz",
-        "0.000000,0.1200,-9.7900,0.3000,0.0100,0.0200,9.8000",
+        "0.000000,0.1200,-9.7900,0.3000,0.0100,-0.0200,-9.8000",
         "0.040000,0.1100,-9.7800,0.3100,,,",
-        "0.100000,,,,0.0000,0.0300,9.8100",
+        "0.100000,,,,0.0000,-0.0300,-9.8100",
         " 0.120000 , 0.1, -9.8, 0.3 , , , ",
     ]
 
@@ -34,9 +35,9 @@ import Testing
         }
         #expect(
             rows == [
-                TraceRow(time: 0, display: Vector3(x: 0.12, y: -9.79, z: 0.3), base: Vector3(x: 0.01, y: 0.02, z: 9.8)),
+                TraceRow(time: 0, display: Vector3(x: 0.12, y: -9.79, z: 0.3), base: Vector3(x: 0.01, y: -0.02, z: -9.8)),
                 TraceRow(time: 0.04, display: Vector3(x: 0.11, y: -9.78, z: 0.31), base: nil),
-                TraceRow(time: 0.1, display: nil, base: Vector3(x: 0, y: 0.03, z: 9.81)),
+                TraceRow(time: 0.1, display: nil, base: Vector3(x: 0, y: -0.03, z: -9.81)),
                 TraceRow(time: 0.12, display: Vector3(x: 0.1, y: -9.8, z: 0.3), base: nil),
             ]
         )
