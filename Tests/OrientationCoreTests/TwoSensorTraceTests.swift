@@ -35,7 +35,11 @@ import Testing
         }
         #expect(
             rows == [
-                TraceRow(time: 0, display: Vector3(x: 0.12, y: -9.79, z: 0.3), base: Vector3(x: 0.01, y: -0.02, z: -9.8)),
+                TraceRow(
+                    time: 0,
+                    display: Vector3(x: 0.12, y: -9.79, z: 0.3),
+                    base: Vector3(x: 0.01, y: -0.02, z: -9.8)
+                ),
                 TraceRow(time: 0.04, display: Vector3(x: 0.11, y: -9.78, z: 0.31), base: nil),
                 TraceRow(time: 0.1, display: nil, base: Vector3(x: 0, y: -0.03, z: -9.81)),
                 TraceRow(time: 0.12, display: Vector3(x: 0.1, y: -9.8, z: 0.3), base: nil),
