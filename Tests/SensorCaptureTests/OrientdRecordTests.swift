@@ -120,7 +120,7 @@ extension EmulatedDeviceTests {
             #expect(child.outputLines.dropFirst(2).first == "t,x,y,z,bx,by,bz", "\(child.report)")
             #expect(rows().allSatisfy { $0.count == 7 })
             let baseRow = try #require(rows().first { $0[1].isEmpty })
-            #expect(baseRow[4...].compactMap { Double($0) } == [0, 0, 9.8066], "the base's own reading")
+            #expect(baseRow[4...].compactMap { Double($0) } == [0, 0, -9.8066], "the base's own reading, flat")
             let displayRow = try #require(rows().first { $0[4].isEmpty })
             #expect(displayRow[1...3].compactMap { Double($0) } == [0, -9.8066, 0])
         }
