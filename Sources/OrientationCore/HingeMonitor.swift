@@ -43,7 +43,8 @@
 /// mode; in between the decision is kept, as it is while the angle is not trusted.
 ///
 /// A machine folded flat (355–360°) reads like a closed one, so **the fold itself** also decides: when the
-/// followed angle rises by at least 90° in one continuous stretch to ``foldAngle`` or more (at least 240°) while
+/// followed angle rises by at least 90° in one stretch (a pause shorter than a second, where the angle may be trusted
+/// in between, does not end it: a fold made in two turns) to ``foldAngle`` or more (at least 240°) while
 /// the hinge-axis components agree within 1.5 m/s² (the lid turns about its hinge) and the base's reading is within
 /// 10 % of its level (the base is held while the lid turns), it is tablet mode at once, before the fold ends. A turn of the
 /// whole machine errs by less than that, or shakes the base too.
@@ -120,8 +121,13 @@ public struct HingeMonitor: Sendable {
     /// angle has stayed within ``steadyAngle`` of it.
     private var trackAverage = 0.0
     private var trackSteadySince = 0.0
-    /// The lowest followed angle since the last trusted one (or since the track started).
+    /// The lowest followed angle since the angle was last trusted for ``foldPause`` (or since the track started).
     private var trackLow = 0.0
+    /// Since when the angle has been trusted without a break; nil while it is not.
+    private var trustedSince: Double?
+    /// How long the angle must stay trusted to end a fold's stretch, seconds: a fold made in two turns with a pause
+    /// between them (the hands shifting their grip) is one rise.
+    private static let foldPause = 1.0
 
     /// A monitor with no reading yet.
     public init(configuration: HingeConfiguration = HingeConfiguration()) {
@@ -162,6 +168,8 @@ public struct HingeMonitor: Sendable {
 
     private mutating func evaluate(at time: Double) -> Bool {
         angle = nil
+        let trustedBefore = trustedSince
+        trustedSince = nil
         guard display.seeded, base.seeded,
             time - display.lastTime <= Self.maximumGap, time - base.lastTime <= Self.maximumGap
         else { return false }
@@ -187,17 +195,21 @@ public struct HingeMonitor: Sendable {
             track >= Self.lowestTrustedAngle, track <= Self.highestTrustedAngle
         {
             angle = track
-            trackLow = track
+            let since = trustedBefore ?? time
+            trustedSince = since
+            trackLow = time - since >= Self.foldPause ? track : min(trackLow, track)
             if track >= configuration.tabletAngle {
                 tabletMode = true
             } else if track <= configuration.laptopAngle {
                 tabletMode = false
             }
-        } else if tabletMode != true, track >= foldAngle, track - trackLow >= Self.foldRise,
-            axisDifference <= Self.foldAxisAgreement,
-            (b.magnitude - base.level).magnitude <= Self.magnitudeTolerance * base.level
-        {
-            tabletMode = true
+        } else {
+            if tabletMode != true, track >= foldAngle, track - trackLow >= Self.foldRise,
+                axisDifference <= Self.foldAxisAgreement,
+                (b.magnitude - base.level).magnitude <= Self.magnitudeTolerance * base.level
+            {
+                tabletMode = true
+            }
         }
         return tabletMode != previous
     }

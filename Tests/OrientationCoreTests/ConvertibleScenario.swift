@@ -320,6 +320,33 @@ struct ConvertibleScenario {
         )
     }
 
+    /// A laptop on a lap, opened at 160°, folded into a tent at 280° in two turns: a third of the way, a pause of
+    /// `pause` seconds (the hands shift their grip; the angle may be trusted meanwhile), then the rest, the whole
+    /// fold taking `seconds` without the pause; left so.
+    static func foldedIntoATentInTwoTurns(
+        seconds: Double,
+        pause: Double,
+        displayRate: Double,
+        baseRate: Double,
+        layout: Layout,
+        seed: UInt64
+    ) -> ConvertibleScenario {
+        let segments: [Segment] = [
+            .hold("laptop on a lap", 1.5, .lap, from: (160, 0, 0)),
+            .move("first turn", seconds * 0.3, angle: 196, roll: -15, .lap),
+            .hold("the grip shifted", pause, .lap),
+            .move("second turn", seconds * 0.7, angle: 280, roll: -50, .lap),
+            .hold("tent", 4),
+        ]
+        return ConvertibleScenario(
+            segments: segments,
+            displayRate: displayRate,
+            baseRate: baseRate,
+            layout: layout,
+            seed: seed
+        )
+    }
+
     /// A laptop opened flat on a table and turned round on it (about the middle of the machine) in `seconds`, to
     /// show the screen across the table, and back.
     static func flatLaptopTurnedRoundOnATable(

@@ -262,6 +262,37 @@ import Testing
         }
     }
 
+    /// A fold into a tent made in two turns, with a pause between them in which the angle is trusted in the band
+    /// (about 196°): one rise, decided as the second turn passes the fold angle, at most 500 ms after the fold ends.
+    /// The pause used to end the rise, and the second turn (84°) then fell short of a fold: the tent was decided
+    /// only once it stood still, up to 640 ms late at 100 Hz.
+    @Test(arguments: [0.15, 0.3, 0.6])
+    func aFoldInTwoTurnsIsOneFold(pause: Double) {
+        for rates in [[100.0, 100], [100, 25], [25, 25]] {
+            for layout in ConvertibleScenario.Layout.all {
+                for seed in UInt64(1)...4 {
+                    for seconds in [1.0, 3.0] {
+                        let scenario = ConvertibleScenario.foldedIntoATentInTwoTurns(
+                            seconds: seconds,
+                            pause: pause,
+                            displayRate: rates[0],
+                            baseRate: rates[1],
+                            layout: layout,
+                            seed: seed
+                        )
+                        let replay = Self.replay(scenario, batch: 0, scales: (1, 1.04))
+                        let context = "\(rates[0])/\(rates[1]) Hz, \(layout), seed \(seed), in \(seconds) s"
+                        #expect(replay.changes.map(\.tabletMode) == [false, true], "\(context): \(replay.changes)")
+                        let foldEnd = 1.5 + seconds + pause
+                        if let fold = replay.changes.last, fold.tabletMode == true {
+                            #expect(fold.time <= foldEnd + 0.5, "\(context): tablet at \(fold.time) s")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The changes of tablet mode when each sensor's readings come in batches of `batch` seconds, as buffers deliver
     /// them (the display's batch, then the base's, each in its own time order), so that the base's first readings of
     /// a batch are older than the display's last (0: one by one); each sensor's readings multiplied by its scale
