@@ -14,9 +14,10 @@
 
 """More classifier scenarios on top of the evaluation's simulator (orient_sim.py), and the figures.
 
-The simulator's public scenarios turn the device while it is held 5-55 degrees from vertical. These
-add turns while the screen is reclined further back, as when reading in bed or holding the device
-low: reclined50, reclined60 and reclined70 turn it by 90 or 180 degrees, six times, with the screen
+The simulator's public scenarios turn the device while it is held 5-55 degrees from vertical, with
+minimum-jerk turns. These add turns that end as real hand-held ones often do (handsettle, handtilted,
+handtremor, halfsettle: see hand_turns), and turns while the screen is reclined further back, as when
+reading in bed or holding the device low: reclined50, reclined60 and reclined70 turn it by 90 or 180 degrees, six times, with the screen
 tilted back between 5 degrees below the named angle and the angle itself (hand sway included), so
 that even reclined70 stays below the default face-up angle (FaceUpAngle=70). The traces and their
 truth files have the simulator's format, so orient_eval.py scores them like its own.
@@ -104,11 +105,83 @@ def reclined_turns(angle, spread=RECLINE_SPREAD, shortest=0.3, headroom=3.0, tra
     return scenario
 
 
+def hand_turns(ending, steps=(90, -90, 90, -90, 180)):
+    """Six deliberate turns (`steps` degrees, 0.3-1.0 s) with holds of 2.5-4 s, ended as real hand-held turns often
+    are and the simulator's minimum-jerk turns are not:
+
+    - "settle": the hand turns 85-95 % of the way in the turn's time and stops; the arm then drifts the rest of the
+      way over 0.4-0.6 s (easing out). The motion is taken to end where the turning stops, as a person watching,
+      or a gyroscope's speed, marks it: what follows is a slow drift of a few degrees;
+    - "tilted": it starts held 5-20 degrees from vertical and ends reclined 30-50 degrees;
+    - "tremor": the hand trembles as it stops, 3-5 degrees at 8-12 Hz about both axes and 0.05-0.2 g of linear
+      acceleration, dying out over 0.5-0.8 s.
+    Sway and the simulator's tremor on top, read by the simulator's sensor."""
+
+    def scenario(rng, fs):
+        segs = 6
+        hold = [rng.uniform(2.5, 4.0) for _ in range(segs + 1)]
+        mdur = [rng.uniform(0.3, 1.0) for _ in range(segs)]
+        drift = [rng.uniform(0.4, 0.6) if ending == "settle" else 0.0 for _ in range(segs)]
+        tr = sim.Trace(sum(hold) + sum(mdur) + sum(drift), fs, rng)
+        t = tr.t
+        cur = rng.randrange(4)
+        tilt0 = rng.uniform(5, 20) if ending == "tilted" else rng.uniform(5, 55)
+        psi = np.full(len(t), cur * 90.0)
+        tilt = np.full(len(t), tilt0)
+        shake = np.zeros((len(t), 2))
+        tc = hold[0]
+        tr.expect[t < tc] = cur
+        grid = np.linspace(0, 1, 2001)
+        for i in range(segs):
+            step = rng.choice(steps)
+            new = (cur + step // 90) % 4
+            base = cur * 90.0
+            t0, t1 = tc, tc + mdur[i]
+            share = rng.uniform(0.85, 0.95) if ending == "settle" else 1.0
+            turned = share * sim.minjerk((t - t0) / (t1 - t0))
+            if ending == "settle":
+                eased = np.clip((t - t1) / drift[i], 0, 1)
+                turned = np.where(t < t1, turned, share + (1 - share) * (1 - (1 - eased) ** 2))
+            # The time the turn crosses the bisector (45 degrees past its start).
+            tcross = t0 + np.interp(45.0 / abs(step) / share, sim.minjerk(grid), grid) * (t1 - t0)
+            psi = np.where(t >= t0, base + step * turned, psi)
+            newtilt = rng.uniform(30, 50) if ending == "tilted" else rng.uniform(5, 55)
+            tilt = np.where(t >= t0, tilt0 + (newtilt - tilt0) * np.clip(turned, 0, 1), tilt)
+            if ending == "tremor":
+                amplitude = rng.uniform(3, 5)
+                after = np.clip(t - t1, 0, None)
+                envelope = np.where(t >= t1, np.exp(-3 * after / rng.uniform(0.5, 0.8)), 0)
+                for axis in range(2):
+                    shake[:, axis] += amplitude * envelope * np.sin(
+                        2 * math.pi * rng.uniform(8, 12) * after + rng.uniform(0, 6.3))
+                push = rng.uniform(0.05, 0.2) * sim.G
+                for axis in range(3):
+                    tr.alin[:, axis] += push * envelope * np.sin(
+                        2 * math.pi * rng.uniform(8, 12) * after + rng.uniform(0, 6.3))
+            tr.rot_events.append((t0, tcross, t1, cur, new))
+            nxt = t1 + drift[i] + hold[i + 1]
+            tr.expect[(t >= t1) & (t < nxt)] = new
+            psi = np.where(t >= t1 + drift[i], new * 90.0 if step != 180 else base + 180.0, psi)
+            cur, tilt0, tc = new, newtilt, nxt
+        tr.psi[:] = psi + shake[:, 0]
+        tr.tilt[:] = tilt + shake[:, 1]
+        tr.expect_dev[:] = tr.expect
+        tr.add_sway(rng)
+        return tr
+
+    scenario.__doc__ = f"Hand-held turns ending with {ending}."
+    return scenario
+
+
 SCENARIOS = dict(sim.SCENARIOS)
 SCENARIOS.update({f"reclined{a}": reclined_turns(a) for a in (50, 60, 70)})
 # A tablet on a lap or a stand: reclined 50-68 degrees (sway and tremor on top, up to 70), quarter and half turns
 # of 0.4-1 s, read by the simulator's own sensor (an offset of up to 2 % g: 3 degrees more or less at this tilt).
 SCENARIOS["steep"] = reclined_turns(68, spread=18, shortest=0.4, headroom=0.0, trace=sim.Trace)
+# Real hand-held turns end less neatly than minimum-jerk ones: settling slowly, reclined further, or trembling; and
+# half turns alone, which settle the slowest (the opposite pose is the nearest only past 135 degrees).
+SCENARIOS.update({f"hand{ending}": hand_turns(ending) for ending in ("settle", "tilted", "tremor")})
+SCENARIOS["halfsettle"] = hand_turns("settle", steps=(180,))
 
 
 def generate(out, rate, reps, seed, names, rescale=None):

@@ -321,8 +321,12 @@ public struct OrientationClassifier: Sendable {
                 return
             }
             if candidate != best {
+                // A half turn passes the pose in between on its way, and the opposite pose becomes the nearest only
+                // past 135°: the time it has been away from the current pose counts on, or a half turn that ends
+                // slowly (the hand settling) would wait a whole dwell after it got there.
+                let halfTurnGoesOn = candidate != nil && best.isOpposite(of: current)
                 candidate = best
-                candidateTime = 0
+                if !halfTurnGoesOn { candidateTime = 0 }
             }
             candidateTime += stillTime
             let flatness = min(1, max(0, (sine < 0 ? -sine : sine) / faceEnterSine))

@@ -35,6 +35,14 @@ public enum Pose: Sendable, Hashable, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// Whether `other` is this pose turned by half a turn.
+    public func isOpposite(of other: Pose) -> Bool {
+        switch (self, other) {
+        case (.normal, .bottomUp), (.bottomUp, .normal), (.leftUp, .rightUp), (.rightUp, .leftUp): true
+        default: false
+        }
+    }
+
     /// The pose whose panel rotation is `rotation`.
     public init(panelRotation rotation: PanelRotation) {
         switch rotation {
