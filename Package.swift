@@ -235,9 +235,5 @@ for target in package.targets where [.executable, .test, .regular].contains(targ
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     // Imports are internal unless marked public, so no C type leaks into a public API.
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    // Release builds put each function in a section of its own, so that `make release` can lay out the code a
-    // claimed, still daemon runs together (packaging/orientd.order; the Makefile says why). Here and not on the
-    // command line, so that orientd and orientctl, which share these modules' objects, are built alike.
-    settings.append(.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)))
     target.swiftSettings = settings
 }
