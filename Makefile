@@ -19,12 +19,15 @@ build:
 
 # The release binaries that install and the packages ship: SwiftPM's release build with the Swift standard library
 # linked in (--static-swift-stdlib) and no rpath into the build folder, linked as SwiftPM links any program: a
-# position-independent executable (PIE), with the toolchain's RELRO and stack protector. Nothing else is added; a
-# distribution's own hardening flags go on the command line as for any package (docs/performance.md shows the
-# binary's `file` and `readelf` checks).
+# position-independent executable (PIE) with the toolchain's stack protector and RELRO. SwiftPM reads no LDFLAGS and
+# links without -z now, so RELRO is made full here with the flag the distributions' own build flags pass to every
+# C program (dpkg-buildflags' bindnow, Fedora's and Arch's default LDFLAGS): the GOT is resolved at start-up and
+# read-only after it. scripts/install, the PKGBUILD and the spec build the same way; scripts/package-tests checks
+# the packaged binary (docs/performance.md has the checks and what they cost).
+RELEASE_LINK = -Xlinker -z -Xlinker now
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:
