@@ -68,7 +68,7 @@ def measure(orientd, device, work, changes, settle=0.0):
                 device.write(b"".join(scan(*s) for s in samples[index:start]))
                 index = start
                 client.receive(0.05)
-                time.sleep(settle)  # still: the idle pace, then the pages given back
+                time.sleep(settle)  # still: the idle pace
             device.write(b"".join(scan(*s) for s in samples[index:bulk_end]))
             index = bulk_end
             client.receive(0.02)  # let the daemon take them; no event can come from them
