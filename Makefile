@@ -17,22 +17,17 @@ deps:
 build:
 	$(SWIFT) build
 
-# The release binaries that install and the package ship: static Swift standard library. orientd is linked as a
-# position-dependent executable (-no-pie): the loader then relocates none of its data at start-up, 0.46 MB less of
-# the daemon's own memory whatever it does, for no address-space randomisation of the binary itself (its libraries,
-# heap and stacks stay randomised; docs/performance.md). orientctl, which runs for moments, stays PIE.
-# Release builds compile each function in a section of its own (Package.swift), and orientd is linked with the ones a
-# claimed, still daemon runs laid out together (packaging/orientd.order, gold's --section-ordering-file): after a
-# trim, the code the ticks fault back comes in 64 kB blocks around each page, and scattered over the binary it took
-# 0.9 MB more (docs/performance.md).
-# SwiftPM does not see the order file: after changing it, remove the binary so that it is linked again.
-# scripts/check-order-file fails the build when a function the file names is no longer in the binary (renamed or
-# changed: gold skips it without a word).
-ORIENTD_LINK = -Xlinker -no-pie -Xlinker --section-ordering-file=$(CURDIR)/packaging/orientd.order
+# The release binaries that install and the packages ship: SwiftPM's release build with the Swift standard library
+# linked in (--static-swift-stdlib) and no rpath into the build folder, linked as SwiftPM links any program: a
+# position-independent executable (PIE) with the toolchain's stack protector and RELRO. SwiftPM reads no LDFLAGS and
+# links without -z now, so RELRO is made full here with the flag the distributions' own build flags pass to every
+# C program (dpkg-buildflags' bindnow, Fedora's and Arch's default LDFLAGS): the GOT is resolved at start-up and
+# read-only after it. scripts/install, the PKGBUILD and the spec build the same way; scripts/package-tests checks
+# the packaged binary (docs/performance.md has the checks and what they cost).
+RELEASE_LINK = -Xlinker -z -Xlinker now
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(ORIENTD_LINK)
-	scripts/check-order-file $$($(SWIFT) build -c release --show-bin-path)/orientd packaging/orientd.order
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath
+	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:

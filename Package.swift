@@ -43,12 +43,9 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The system calls Glibc has no function for (userfaultfd(2)), for SystemSupport alone.
-        .target(name: "CSystemCalls"),
         // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
-        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService, ResidentPages.
-        // Glibc and CSystemCalls only.
-        .target(name: "SystemSupport", dependencies: ["CSystemCalls"]),
+        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService. Glibc only.
+        .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
         // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
@@ -238,9 +235,5 @@ for target in package.targets where [.executable, .test, .regular].contains(targ
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     // Imports are internal unless marked public, so no C type leaks into a public API.
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    // Release builds put each function in a section of its own, so that `make release` can lay out the code a
-    // claimed, still daemon runs together (packaging/orientd.order; the Makefile says why). Here and not on the
-    // command line, so that orientd and orientctl, which share these modules' objects, are built alike.
-    settings.append(.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)))
     target.swiftSettings = settings
 }

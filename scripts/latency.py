@@ -25,9 +25,8 @@ Scans are written in bulk up to shortly before each change, then one at a time, 
 each write timed; the event that follows is attributed to the last scan written before it.
 
 With --settle S, each pose is held 1.6 s (sample time), long enough for the daemon to drop to its idle pace,
-and the script waits S seconds (real time) before each change: with S over 11 the daemon has given back its
-unused code pages before every change (a second after it settles, at most every ten seconds), so the figure
-includes reading them in again.
+and the script waits S seconds (real time) before each change, so that every change starts from a settled
+daemon.
 
 Usage: scripts/latency.py ORIENTD [--changes 200] [--settle S]
 Exits 1 with the reason if the daemon does not start or a change gets no event.
@@ -50,9 +49,7 @@ SETTLED_HOLD = 1.6
 
 def measure(orientd, device, work, changes, settle=0.0):
     """(latencies, decisions) in ms, one of each per change; raises RuntimeError if a change gets no event."""
-    verbose = ["--verbose"] if settle > 0 else []  # to count the times the pages were given back
-    with Daemon(orientd, work, "latency", "--rate", str(RATE), "--poll-fallback-sec", "10", *verbose,
-                device=device) as daemon:
+    with Daemon(orientd, work, "latency", "--rate", str(RATE), "--poll-fallback-sec", "10", device=device) as daemon:
         client = daemon.connect()
         client.send({"id": 1, "method": "begin"})
         while device.attribute("buffer/enable") != "1":
@@ -71,7 +68,7 @@ def measure(orientd, device, work, changes, settle=0.0):
                 device.write(b"".join(scan(*s) for s in samples[index:start]))
                 index = start
                 client.receive(0.05)
-                time.sleep(settle)  # still: the idle pace, then the pages given back
+                time.sleep(settle)  # still: the idle pace
             device.write(b"".join(scan(*s) for s in samples[index:bulk_end]))
             index = bulk_end
             client.receive(0.02)  # let the daemon take them; no event can come from them
@@ -88,11 +85,7 @@ def measure(orientd, device, work, changes, settle=0.0):
             if event is None:
                 raise RuntimeError(f"no device event for change {change}"
                                    + (" (the daemon closed the connection)" if client.closed else ""))
-        trims = 0
-        if settle > 0:
-            with open(daemon.log_path) as log:
-                trims = sum("unused pages given back" in line for line in log)
-    return latencies, decisions, trims
+    return latencies, decisions
 
 
 def main():
@@ -105,14 +98,14 @@ def main():
     exit_on_sigterm("latency")
     try:
         with tempfile.TemporaryDirectory(prefix="orientd-latency-") as work:
-            latencies, decisions, trims = measure(os.path.abspath(a.orientd), EmulatedAccelerometer(), work, a.changes,
+            latencies, decisions = measure(os.path.abspath(a.orientd), EmulatedAccelerometer(), work, a.changes,
                                            a.settle)
     except (DaemonStartError, RuntimeError) as error:
         sys.exit(f"latency: {error}")
     print(f"machine: {machine()}; {a.orientd}")
     print(f"method: umockdev PTY, buffered le:s16 + timestamp at {RATE} Hz, {len(latencies)} changes; "
           "scans written one at a time near each change"
-          + (f"; {a.settle:g} s still before each change, pages given back {trims} times" if a.settle > 0 else ""))
+          + (f"; {a.settle:g} s still before each change" if a.settle > 0 else ""))
     print(f"classifier decision after the pose began (sample time): "
           f"p50 {percentile(decisions, 50):.0f} ms, p99 {percentile(decisions, 99):.0f} ms")
     print(f"event latency beyond the classifier (scan written -> event read): "

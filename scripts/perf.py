@@ -204,19 +204,14 @@ def section_cpu_memory_idle(run):
         client.close()
         if not device.wait_for_buffer(False, 10, daemon.alive):
             print("the daemon did not disable the buffer")
-        time.sleep(1)
-        # Settling: a second after the sensor stops (at most ten after its last time) the daemon gives back the
-        # code pages it no longer uses, once; the wake-ups of an idle daemon are counted after that.
-        settling = switches(pid)
         time.sleep(SETTLE_SEC)
         first = switches(pid)
-        once = sum(first[t] - settling[t] for t in first if t in settling)
         time.sleep(a.idle_sec)
         second = switches(pid)
         total = sum(second[t] - first[t] for t in second if t in first)
         busy = {t: second[t] - first[t] for t in second if t in first and second[t] != first[t]}
         print(f"method: the daemon above after its last generating client closed (the sensor ran and stopped) and "
-              f"it settled ({SETTLE_SEC:g} s, in which it gave back its unused pages once: {once} context switches); "
+              f"it settled ({SETTLE_SEC:g} s); "
               f"voluntary+nonvoluntary ctxt switches summed over /proc/PID/task/*/status, {len(second)} threads")
         print(f"context switches: {total} in {a.idle_sec:g} s = {total / a.idle_sec:.2f} per second"
               + (f" (by thread: {busy})" if busy else ""))
@@ -241,7 +236,7 @@ def section_watchdog(run, interval=10):
 
         environment = {"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": str(interval * 1_000_000)}
         with run.daemon("watchdog", environment=environment) as daemon:
-            time.sleep(2)  # past the start-up's giving back of pages, a second (and up to half a second more) in
+            time.sleep(2)  # set up
             pings()
             first, faults = switches(daemon.pid), major_faults(daemon.pid)
             time.sleep(a.idle_sec)
@@ -378,7 +373,7 @@ def section_rates(run):
     """Claimed and still, in poll mode: CPU, wake-ups and memory by rate, idle rate and number of clients."""
     print("\n== 7. claimed and still, by rate and clients (poll mode)")
     print(f"method: a daemon per row (--poll, the rates through --config), the emulated device still; `begin` on each "
-          f"client, then {SETTLE_SEC:g} s for the idle rate and the pages given back, then CPU (schedstat of every "
+          f"client, then {SETTLE_SEC:g} s for the idle rate, then CPU (schedstat of every "
           f"thread) and context switches over 6 s, and VmRSS")
     print("| configuration | CPU, claimed and still | wake-ups/s | VmRSS |")
     print("|---|---|---|---|")

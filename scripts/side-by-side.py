@@ -25,13 +25,17 @@ sampling frequency it sets, in groups of its buffer's watermark, as the kernel's
 sensor hub whose own `in_accel_hysteresis` is 5 counts: it reports only readings that moved by more than the
 hysteresis, which orientd sets to 0 while the device moves and puts back while it is still.
 
-Figures: memory idle (before any claim) and claimed, as the system pays for it: Pss (smaps_rollup; a page shared
-with other processes counted in part) and USS (the pages of this process alone), then VmRSS; USS by mapping (the
-binary's code, its read-only data as read and as relocated, its data, libsystemd, libc, other libraries, heap, stack,
-other anonymous memory) for both daemons, idle and claimed; CPU time (schedstat of every thread) and wake-ups
-(context switches of every thread) per second while claimed and still, measured for orientd once it has given back
-the pages the claim brought in (seen in its resident code), for iio-sensor-proxy SETTLE_SEC after its first reading; latency from the end of each turn to the
-line monitor-sensor prints (negative: decided before the turn ended); wake-ups per second while idle.
+Figures: memory idle (before any claim), claimed and still (SETTLE_SEC after the first orientation), and turning
+(right after the turn halfway through the run is reported): first what the system pays, the memory the kernel
+cannot reclaim without swap, anonymous + private dirty (the sum over the mappings of /proc/PID/smaps of the larger
+of Anonymous and Private_Dirty: proc.unreclaimable_kib says why that counts each page once), with smaps_rollup's
+Anonymous and Private_Dirty beside it; then VmRSS, as top shows it (shared libraries' pages counted in full); then
+Pss (smaps_rollup; a page shared with other processes counted in part) and USS (the pages of this process alone).
+Then what the system pays by mapping (the binary's relocated data, its written data and bss, libsystemd, libc,
+other libraries, heap, stack, other anonymous memory) and by library, and the USS by mapping, for both daemons;
+CPU time (schedstat of every thread) and wake-ups (context switches of every thread) per second while claimed and
+still; latency from the end of each turn to the line monitor-sensor prints (negative: decided before the turn
+ended); wake-ups per second while idle.
 
 Usage: scripts/side-by-side.py ORIENTD [--turns 20] [--seed 1] [--still-sec 10] [--idle-sec 5] [--skip-buffered]
 Needs /usr/bin/python3 with python3-gi and gir1.2-umockdev-1.0, iio-sensor-proxy, dbus-daemon (make deps).
@@ -52,8 +56,8 @@ import time
 from orientd_harness.daemon import SETTLE_SEC, Daemon, Failure
 from orientd_harness.device import SYSPATH, EmulatedAccelerometer, scan
 from orientd_harness.figures import machine, percentile
-from orientd_harness.proc import (USS_GROUPS, code_given_back, code_rss_kib, cpu_ns, kib, rollup, switches,
-                                  uss_by_library, uss_by_mapping)
+from orientd_harness.proc import (USS_GROUPS, by_library, by_mapping, cpu_ns, kib, rollup, switches,
+                                  unreclaimable_pages)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_POLICY = os.path.join(HERE, "..", "systemd", "net.hadess.SensorProxy.conf")
@@ -141,14 +145,18 @@ class Process:
         self.faults = self.major_faults() - faults0
         return (cpu1 - cpu0) / 1e6 / (t1 - t0), (woke1 - woke0) / (t1 - t0)
 
-    def rss_mb(self):
-        return kib(self.pid, "VmRSS") / 1024
-
-    def shares_mb(self):
-        """(Pss, USS) in MB: resident pages shared with other processes counted in part, then not at all."""
+    def memory(self):
+        """The memory figures now: what the system pays (anonymous + private dirty, summed over the mappings), with
+        smaps_rollup's Anonymous and Private_Dirty, VmRSS, Pss and USS in MB; what the system pays by mapping group
+        and by library, and the USS by mapping group, in kB."""
         fields = rollup(self.pid)
-        return (fields.get("Pss", 0) / 1024,
-                (fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)) / 1024)
+        groups = by_mapping(self.pid, unreclaimable_pages)
+        return {"pays": sum(groups.values()) / 1024, "anonymous": fields.get("Anonymous", 0) / 1024,
+                "private_dirty": fields.get("Private_Dirty", 0) / 1024, "rss": kib(self.pid, "VmRSS") / 1024,
+                "pss": fields.get("Pss", 0) / 1024,
+                "uss": (fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0)) / 1024,
+                "pays_groups": groups, "pays_libraries": by_library(self.pid, unreclaimable_pages),
+                "uss_groups": by_mapping(self.pid)}
 
 
 class Hand:
@@ -222,12 +230,13 @@ def buffer_feeder(device, hand, stop):
         time.sleep(max(0.0, min(0.01, next_sample - time.monotonic())))
 
 
-def latencies(hand, monitors, turns, rng, name_of):
+def latencies(hand, monitors, turns, rng, name_of, midway=None):
     """Turns the device `turns` times at random intervals; per monitor, the latencies (ms) from the end of each turn
-    to its line, and the turns it missed plus the orientations it reported that the hand never held."""
+    to its line, and the turns it missed plus the orientations it reported that the hand never held. `midway` is
+    called once every monitor has reported the turn halfway through the run (or missed it)."""
     results = {key: [] for key in monitors}
     wrong = {key: 0 for key in monitors}
-    for _ in range(turns):
+    for turn in range(turns):
         time.sleep(rng.uniform(3, 6))
         # Lines while still: a repeat of the orientation shown is harmless, another one is a false rotation.
         for key, monitor in monitors.items():
@@ -244,53 +253,20 @@ def latencies(hand, monitors, turns, rng, name_of):
                 wrong[key] += 1
             else:
                 results[key].append((seen[0] - end) * 1000)
+        if midway is not None and turn == turns // 2:
+            midway()
         time.sleep(max(0.0, end - time.monotonic()))
     return results, wrong
 
 
-class TrimWatch:
-    """Watches orientd's resident code from the claim on (every 0.1 s, from /proc: the daemon runs nothing for it)
-    and notes when the trimmer gave back what the claim brought in: the event after which the daemon is in the state
-    that lasts while it is claimed and still."""
-
-    def __init__(self, pid):
-        self.pid, self.trimmed, self.samples = pid, threading.Event(), []
-        self.stopped = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self):
-        while not self.stopped.is_set() and not self.trimmed.is_set():
-            reading = code_rss_kib(self.pid)
-            if reading is None:
-                return
-            self.samples.append(reading)
-            if code_given_back(self.samples):
-                self.trimmed.set()
-            time.sleep(0.1)
-
-    def stop(self):
-        self.stopped.set()
-
-
-def figures_of(process, monitor, still_sec, trim=None):
-    """Claimed: RSS and, once settled, CPU and wake-ups per second while still, then the memory figures. Settled:
-    for orientd (`trim`, a TrimWatch started at the claim) once its trimmer has given back the pages the claim
-    brought in (within 3 × SETTLE_SEC of the first orientation, or the run fails); for iio-sensor-proxy, which has no
-    such event, SETTLE_SEC after the first orientation."""
-    first = monitor.orientation(timeout=10)
-    if first is None:
+def figures_of(process, monitor, still_sec):
+    """Claimed and still, SETTLE_SEC after the first orientation: CPU and wake-ups per second over `still_sec`, then
+    the memory figures."""
+    if monitor.orientation(timeout=10) is None:
         raise Failure("monitor-sensor printed no orientation within 10 s")
-    if trim is None:
-        time.sleep(SETTLE_SEC)
-    elif not trim.trimmed.wait(timeout=max(0.0, first[0] + 3 * SETTLE_SEC - time.monotonic())):
-        trim.stop()
-        raise Failure(f"orientd gave back no code within {3 * SETTLE_SEC} s of the first orientation "
-                      f"(resident code {trim.samples[-1:]} kB)")
+    time.sleep(SETTLE_SEC)
     cpu, woke = process.rates(still_sec)
-    pss, uss = process.shares_mb()
-    return {"rss_claimed": process.rss_mb(), "pss_claimed": pss, "uss_claimed": uss, "cpu": cpu, "wakeups": woke,
-            "major_faults": process.faults,
-            "uss_groups_claimed": uss_by_mapping(process.pid), "uss_libraries_claimed": uss_by_library(process.pid)}
+    return {"claimed": process.memory(), "cpu": cpu, "wakeups": woke, "major_faults": process.faults}
 
 
 def row(label, a, b, unit, digits=1):
@@ -300,19 +276,34 @@ def row(label, a, b, unit, digits=1):
     return f"| {label} | {text(a)} | {text(b)} | {ratio} |"
 
 
-def uss_table(figures):
-    """The USS of both daemons, idle and claimed, by mapping group (MB), as a markdown table with its total."""
-    columns = [(key, state) for key in ("orientd", "iio-sensor-proxy") for state in ("idle", "claimed")]
-    lines = ["| USS by mapping | " + " | ".join(f"{key}, {state}" for key, state in columns) + " |",
+STATES = ("idle", "claimed", "turning")
+STATE_NAMES = {"idle": "idle", "claimed": "claimed and still", "turning": "turning"}
+
+
+def group_table(figures, title, measure):
+    """One memory measure of both daemons in every state by mapping group (MB; `measure` is pays_groups or
+    uss_groups), as a markdown table with its total; groups at zero everywhere are left out."""
+    columns = [(key, state) for key in ("orientd", "iio-sensor-proxy") for state in STATES]
+    lines = [f"| {title} | " + " | ".join(f"{key}, {STATE_NAMES[state]}" for key, state in columns) + " |",
              "|---|" + "---|" * len(columns)]
     for group in USS_GROUPS + ["total"]:
         cells = []
         for key, state in columns:
-            groups = figures[key][f"uss_groups_{state}"]
-            kb = sum(groups.values()) if group == "total" else groups.get(group, 0)
-            cells.append(f"{kb / 1024:.2f} MB")
-        lines.append(f"| {group} | " + " | ".join(cells) + " |")
+            groups = figures[key][state][measure]
+            cells.append(sum(groups.values()) if group == "total" else groups.get(group, 0))
+        if any(cells):
+            lines.append(f"| {group} | " + " | ".join(f"{kb / 1024:.2f} MB" for kb in cells) + " |")
     return "\n".join(lines)
+
+
+def memory_rows(a, b):
+    """The memory rows of the side-by-side table: what the system pays first, then VmRSS, Pss and USS, each idle,
+    claimed and still, and turning."""
+    for label, field in [("what the system pays (anonymous + private dirty)", "pays"),
+                         ("resident memory as top shows it (VmRSS)", "rss"), ("proportional memory (Pss)", "pss"),
+                         ("private memory (USS)", "uss")]:
+        for state in STATES:
+            print(row(f"{label}, {STATE_NAMES[state]}", a[state][field], b[state][field], "MB", 2))
 
 
 def latency_text(values):
@@ -339,8 +330,7 @@ def main():
         if not needed:
             sys.exit(f"side-by-side: iio-sensor-proxy's {what} is missing: run 'make deps'")
     rng = random.Random(args.seed)
-    # A binary just built is dirty in the page cache: its start-up pages cannot be given back (orientd run advises
-    # MADV_PAGEOUT once set up) until they are written, which would count them as resident.
+    # A binary just built is dirty in the page cache until it is written back: its pages would count as private dirty.
     os.sync()
     print(f"machine: {machine()}")
     print(f"orientd: {args.orientd}; iio-sensor-proxy: {sensor_proxy}; seed {args.seed}, {args.turns} turns")
@@ -363,31 +353,28 @@ def main():
         time.sleep(2)
         if proxy.poll() is not None:
             raise Failure(f"iio-sensor-proxy exited with {proxy.returncode}: see {work}/iio-sensor-proxy.log")
-        figures = {key: {"rss_idle": p.rss_mb(), "shares_idle": p.shares_mb(), "uss_groups_idle": uss_by_mapping(p.pid)}
-                   for key, p in processes.items()}
+        figures = {key: {"idle": p.memory()} for key, p in processes.items()}
         for key, p in processes.items():
             figures[key]["idle_wakeups"] = p.rates(args.idle_sec)[1]
         writer = threading.Thread(target=poll_writer, args=(device, hand, stop), daemon=True)
         writer.start()
-        trims = {"iio-sensor-proxy": None, "orientd": TrimWatch(orientd.pid)}
         monitors = {"iio-sensor-proxy": Monitor(proxy_bus), "orientd": Monitor(orientd_bus)}
         parts += monitors.values()
         for key in processes:
-            figures[key].update(figures_of(processes[key], monitors[key], args.still_sec, trims[key]))
+            figures[key].update(figures_of(processes[key], monitors[key], args.still_sec))
         print(f"claimed and still for {args.still_sec:g} s, then {args.turns} turns…", flush=True)
-        results, wrong = latencies(hand, monitors, args.turns, rng, lambda a: NAMES[int(a // 90) % 4])
+
+        def turning():
+            for key, p in processes.items():
+                figures[key]["turning"] = p.memory()
+        results, wrong = latencies(hand, monitors, args.turns, rng, lambda a: NAMES[int(a // 90) % 4], turning)
         a, b = figures["iio-sensor-proxy"], figures["orientd"]
         print()
         print("Poll mode, one emulated accelerometer, both daemons at once (figures, noisy on a loaded machine):")
         print()
         print("| figure | iio-sensor-proxy | orientd | orientd / iio-sensor-proxy |")
         print("|---|---|---|---|")
-        print(row("proportional memory (Pss), idle", a["shares_idle"][0], b["shares_idle"][0], "MB"))
-        print(row("proportional memory (Pss), claimed", a["pss_claimed"], b["pss_claimed"], "MB"))
-        print(row("private memory (USS), idle", a["shares_idle"][1], b["shares_idle"][1], "MB"))
-        print(row("private memory (USS), claimed", a["uss_claimed"], b["uss_claimed"], "MB"))
-        print(row("resident memory (VmRSS), idle", a["rss_idle"], b["rss_idle"], "MB"))
-        print(row("resident memory (VmRSS), claimed", a["rss_claimed"], b["rss_claimed"], "MB"))
+        memory_rows(a, b)
         print(row("CPU while claimed and still", a["cpu"], b["cpu"], "ms/s", 2))
         print(row("wake-ups while claimed and still", a["wakeups"], b["wakeups"], "/s"))
         print(f"| major faults (disk reads) while claimed and still | {a['major_faults']} | {b['major_faults']} | - |")
@@ -396,14 +383,27 @@ def main():
         print(row("idle wake-ups", a["idle_wakeups"], b["idle_wakeups"], "/s"))
         print(f"| turns missed, false rotations | {wrong['iio-sensor-proxy']} | {wrong['orientd']} | - |")
         print()
-        print("Where the USS goes (/proc/PID/smaps: Private_Clean + Private_Dirty by mapping; claimed: still, as above):")
-        print()
-        print(uss_table(figures))
+        ratio = b["claimed"]["pays"] / a["claimed"]["pays"]
+        print(f"Anonymous + private dirty, claimed and still: orientd / iio-sensor-proxy = {ratio:.2f}× "
+              f"(goal: at most 1×, {'met' if ratio <= 1 else 'not met'})")
         print()
         for key in ("orientd", "iio-sensor-proxy"):
-            libraries = figures[key]["uss_libraries_claimed"]
-            print(f"{key}, claimed: USS of the libraries, largest first: "
-                  + ", ".join(f"{name} {kb / 1024:.2f} MB" for name, kb in libraries[:8] if kb > 0))
+            print(f"{key}, smaps_rollup Anonymous / Private_Dirty: " + "; ".join(
+                f"{STATE_NAMES[state]} {figures[key][state]['anonymous']:.2f} / "
+                f"{figures[key][state]['private_dirty']:.2f} MB" for state in STATES))
+        print()
+        print("Where what the system pays goes (/proc/PID/smaps: the larger of Anonymous and Private_Dirty by mapping):")
+        print()
+        print(group_table(figures, "anonymous + private dirty by mapping", "pays_groups"))
+        print()
+        for key in ("orientd", "iio-sensor-proxy"):
+            libraries = figures[key]["claimed"]["pays_libraries"]
+            print(f"{key}, claimed and still: anonymous + private dirty of the libraries, largest first: "
+                  + ", ".join(f"{name} {kb / 1024:.3f} MB" for name, kb in libraries[:12] if kb > 0))
+        print()
+        print("Where the USS goes (/proc/PID/smaps: Private_Clean + Private_Dirty by mapping):")
+        print()
+        print(group_table(figures, "USS by mapping", "uss_groups"))
         stop.set()
         for monitor in monitors.values():
             monitor.stop()
@@ -440,16 +440,20 @@ def buffered(args, work, device, bus, rng):
     monitor = None
     try:
         process = Process(orientd.pid)
-        rss_idle, (pss_idle, uss_idle) = process.rss_mb(), process.shares_mb()
+        memory = {"idle": process.memory()}
         idle = process.rates(args.idle_sec)[1]
-        trim = TrimWatch(orientd.pid)
         monitor = Monitor(bus)
         if not device.wait_for_buffer(True, 10, orientd.alive):
             raise Failure("orientd did not enable the buffer")
         feeder.start()
-        claimed = figures_of(process, monitor, args.still_sec, trim)
+        claimed = figures_of(process, monitor, args.still_sec)
+        memory["claimed"] = claimed["claimed"]
         frequency, watermark = device.attribute("sampling_frequency"), device.attribute("buffer/watermark")
-        results, wrong = latencies(hand, {"orientd": monitor}, args.turns, rng, lambda a: NAMES[int(a // 90) % 4])
+
+        def turning():
+            memory["turning"] = process.memory()
+        results, wrong = latencies(hand, {"orientd": monitor}, args.turns, rng, lambda a: NAMES[int(a // 90) % 4],
+                                   turning)
         print()
         hysteresis = device.attribute("in_accel_hysteresis")
         print(f"Buffered mode, orientd alone (still: sampling_frequency {frequency} Hz, watermark {watermark}, "
@@ -457,9 +461,11 @@ def buffered(args, work, device, bus, rng):
         print()
         print("| figure | orientd |")
         print("|---|---|")
-        print(f"| proportional memory (Pss), idle / claimed | {pss_idle:.1f} / {claimed['pss_claimed']:.1f} MB |")
-        print(f"| private memory (USS), idle / claimed | {uss_idle:.1f} / {claimed['uss_claimed']:.1f} MB |")
-        print(f"| resident memory (VmRSS), idle / claimed | {rss_idle:.1f} / {claimed['rss_claimed']:.1f} MB |")
+        for label, field in [("what the system pays (anonymous + private dirty)", "pays"),
+                             ("resident memory as top shows it (VmRSS)", "rss"), ("proportional memory (Pss)", "pss"),
+                             ("private memory (USS)", "uss")]:
+            print(f"| {label}, idle / claimed and still / turning | "
+                  + " / ".join(f"{memory[state][field]:.2f}" for state in STATES) + " MB |")
         print(f"| CPU while claimed and still | {claimed['cpu']:.2f} ms/s |")
         print(f"| wake-ups while claimed and still | {claimed['wakeups']:.1f} /s |")
         print(f"| major faults (disk reads) while claimed and still | {claimed['major_faults']} |")

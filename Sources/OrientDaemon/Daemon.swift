@@ -28,8 +28,8 @@ import Glibc
 /// connections, and the signal sources; see docs/architecture.md.
 ///
 /// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
-/// made. What the engine's changes go to is made first: the control socket's connections, the D-Bus publisher, the
-/// page trimmer and the suggestion timer, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the
+/// made. What the engine's changes go to is made first: the control socket's connections, the D-Bus publisher and
+/// the suggestion timer, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the
 /// engine, with its sensors' factory (the engine is their delegate); then what feeds the engine: the control
 /// server (with the connections and ``ControlRequests``), the D-Bus service (with the publisher), the tablet-mode
 /// switch, and the virtual tablet-mode switch (driven by the output); ``DaemonStatus`` answers `status` from the
@@ -51,8 +51,6 @@ public final class Daemon {
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
     private let reloadConfiguration: (() throws(ConfigurationErrors) -> Configuration)?
-    /// Gives back the code pages the daemon has stopped using, once set up and whenever it settles.
-    let trimmer: PageTrimmer
 
     /// Sets everything up: the state directory, the socket (inherited from systemd or made at
     /// `settings.socketPath`), the sensor (stopped until someone begins generating).
@@ -78,7 +76,6 @@ public final class Daemon {
             throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
         let startTime = loop.now
-        trimmer = PageTrimmer(loop: loop, logger: logger)
         let suggestionTimer = SuggestionTimer(loop: loop, logger: logger)
         let connections = ControlConnections()
         let busPublisher =
@@ -87,7 +84,6 @@ public final class Daemon {
         output = DaemonEngineOutput(
             connections: connections,
             sensorProxy: busPublisher,
-            trimmer: trimmer,
             suggestionTimer: suggestionTimer
         )
         do {
@@ -200,8 +196,6 @@ public final class Daemon {
     public func run() -> Int32 {
         sd_notify(0, "READY=1\nSTATUS=serving; nobody generating")
         logger.info("serving", metadata: ["sensor": "\(engine.state.sensor.rawValue)"])
-        // Set up: the start-up code's pages are not needed while serving.
-        trimmer.request()
         do {
             return try loop.run()
         } catch {

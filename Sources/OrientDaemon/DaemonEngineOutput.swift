@@ -18,14 +18,12 @@ import OrientationCore
 /// Where the daemon's engine sends its changes, each output given what it shows: the event lines to the control
 /// socket's generating connections (``ControlConnections``), the state to sd_notify (`STATUS=`), to the D-Bus
 /// service (``SensorProxyPublisher``) and, its tablet-mode decision, to the virtual tablet-mode switch; the tilt to
-/// the D-Bus service; a settled daemon to the page trimmer; a rotation suggestion's time to its timer. The
-/// connections, the D-Bus publisher, the trimmer and the timer are made before the engine and given here when this
-/// is made.
+/// the D-Bus service; a rotation suggestion's time to its timer. The connections, the D-Bus publisher and the timer
+/// are made before the engine and given here when this is made.
 final class DaemonEngineOutput: EngineOutput {
     private let connections: ControlConnections
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise.
     private let sensorProxy: SensorProxyPublisher?
-    private let trimmer: PageTrimmer
     private let suggestionTimer: SuggestionTimer
     /// orientd's own tablet-mode switch for libinput and the desktop (it holds a claim on the engine's sensors, so
     /// it is made after the engine); nil after shutdown.
@@ -36,12 +34,10 @@ final class DaemonEngineOutput: EngineOutput {
     init(
         connections: ControlConnections,
         sensorProxy: SensorProxyPublisher?,
-        trimmer: PageTrimmer,
         suggestionTimer: SuggestionTimer
     ) {
         self.connections = connections
         self.sensorProxy = sensorProxy
-        self.trimmer = trimmer
         self.suggestionTimer = suggestionTimer
     }
 
@@ -57,10 +53,6 @@ final class DaemonEngineOutput: EngineOutput {
 
     func tiltChanged(to tilt: DeviceTilt) {
         sensorProxy?.show(tilt: tilt)
-    }
-
-    func settled() {
-        trimmer.request()
     }
 
     func hingeAvailabilityChanged(_ decision: TabletModeDecision) {

@@ -54,15 +54,13 @@ extension FakeSensor {
     }()
 }
 
-/// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded), and how
-/// often it said it settled.
+/// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded), and the
+/// rotation suggestion's timings.
 final class RecordingOutput: EngineOutput {
     /// Every event broadcast, in order.
     var events: [OrientationEvent] = []
     /// Called with each event as it is broadcast (before the next one).
     var onEvent: (OrientationEvent) -> Void = { _ in }
-    /// How many times the engine settled.
-    private(set) var settles = 0
     /// As the control socket's connections: only while someone generates do events reach anyone.
     func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
         guard generation.isGenerating else { return }
@@ -76,7 +74,6 @@ final class RecordingOutput: EngineOutput {
 
     func stateChanged(to published: PublishedState) {}
     func tiltChanged(to tilt: DeviceTilt) {}
-    func settled() { settles += 1 }
     func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
 
     /// The time the engine last asked its rotation suggestion to stand (nil: it went), and how many times it asked.

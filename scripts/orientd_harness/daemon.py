@@ -21,10 +21,9 @@ import time
 
 from .client import Client
 
-# How long a daemon takes to settle, so that a figure measures the state that lasts: it gives back its unused code
-# pages a second after it starts, and a second after the sensor stops or the device settles (a second still), but
-# not within ten seconds of the last time (PageTrimmer), and the timer may fire half a second late.
-SETTLE_SEC = 13
+# How long a daemon is given to settle, so that a figure measures the state that lasts: a claimed daemon drops to
+# its idle pace after a second still (IdleRate=), and iio-sensor-proxy is given the same time.
+SETTLE_SEC = 5
 
 
 class Failure(Exception):

@@ -127,9 +127,52 @@ USS_GROUPS = [
 ]
 
 
-def uss_by_group(smaps_lines, exe):
-    """The pages of a process alone (USS: Private_Clean + Private_Dirty, kB) by what they map, from the lines of
-    its /proc/PID/smaps and the path of its executable: {group: kB} over USS_GROUPS.
+def unreclaimable_kib(fields):
+    """What the kernel cannot reclaim without swap, in kB, of one mapping's fields of /proc/PID/smaps (or of
+    smaps_rollup's totals): its anonymous pages (Anonymous: the heap, stacks, and the copies of a file's pages the
+    process wrote, such as relocated data) and its private dirty pages (Private_Dirty), each page once.
+
+    A page a process writes is anonymous, private and dirty at once: for the daemons measured (neither forks, no
+    swap is in use) Anonymous is part of Private_Dirty. What Private_Dirty holds beyond it is dirty page cache
+    mapped by this process alone (a file not yet written back, a shared mapping written); what Anonymous holds
+    beyond it is anonymous memory shared with a forked child, or clean after a swap-in. The larger of the two
+    counts each page once whichever of these a mapping holds (make side-by-side syncs the page cache before it
+    starts the daemons, so that no file page of theirs is dirty)."""
+    return max(fields.get("Anonymous", 0), fields.get("Private_Dirty", 0))
+
+
+def private_pages(fields):
+    """(Private_Clean, Private_Dirty) kB of one mapping: its USS, clean and dirty."""
+    return fields.get("Private_Clean", 0), fields.get("Private_Dirty", 0)
+
+
+def unreclaimable_pages(fields):
+    """(0, unreclaimable_kib) of one mapping: by_group's measure of what the system pays; all of it is dirty."""
+    return 0, unreclaimable_kib(fields)
+
+
+def mappings(smaps_lines):
+    """The mappings of the lines of a /proc/PID/smaps: (start, end, permissions, path, {field: kB}), in order."""
+    current = None
+    for line in smaps_lines:
+        fields = line.split()
+        if not fields:
+            continue
+        if "-" in fields[0] and not fields[0].endswith(":"):
+            if current is not None:
+                yield current
+            start, end = (int(part, 16) for part in fields[0].split("-"))
+            current = (start, end, fields[1], " ".join(fields[5:]), {})
+        elif current is not None and fields[0].endswith(":") and len(fields) > 1 and fields[1].isdigit():
+            current[4][fields[0][:-1]] = int(fields[1])
+    if current is not None:
+        yield current
+
+
+def by_group(smaps_lines, exe, measure):
+    """A process's memory by what it maps, from the lines of its /proc/PID/smaps and the path of its executable:
+    {group: kB} over USS_GROUPS, each mapping's (clean, dirty) kB given by `measure` (private_pages: the USS;
+    unreclaimable_pages: what the system pays).
 
     The executable's mappings split by their permissions and pages: code (r-x); read-only data whose pages were
     only read (r--, clean); read-only data the loader wrote before making it read-only, the relocated data of
@@ -138,71 +181,64 @@ def uss_by_group(smaps_lines, exe):
     name (libsystemd, libc, the others), then the heap, the main stack, other anonymous memory (thread stacks,
     allocations mapped on their own) and anything else (the vDSO, other files)."""
     totals = dict.fromkeys(USS_GROUPS, 0)
-    mapping = None  # (group for clean pages, group for dirty pages)
     exe_end = None  # where the executable's last mapping ends: an anonymous mapping there is its bss
-    for line in smaps_lines:
-        fields = line.split()
-        if not fields:
-            continue
-        if "-" in fields[0] and not fields[0].endswith(":"):
-            start, end = (int(part, 16) for part in fields[0].split("-"))
-            perms, path = fields[1], " ".join(fields[5:])
-            name = os.path.basename(path)
-            if path == exe:
-                if "x" in perms:
-                    groups = ("binary: code", "binary: code")
-                elif "w" in perms:
-                    groups = ("binary: data, as read", "binary: data, written")
-                else:
-                    groups = ("binary: read-only data, as read", "binary: relocated data (relro)")
-                exe_end = end
-            elif path == "" and start == exe_end:
-                groups = ("binary: bss", "binary: bss")
-            elif name.startswith("libsystemd.so"):
-                groups = ("libsystemd", "libsystemd")
-            elif name.startswith("libc.so"):
-                groups = ("libc", "libc")
-            elif ".so" in name:
-                groups = ("other libraries", "other libraries")
-            elif path == "[heap]":
-                groups = ("heap", "heap")
-            elif path == "[stack]":
-                groups = ("stack", "stack")
-            elif path == "":
-                groups = ("anonymous", "anonymous")
+    for start, end, perms, path, fields in mappings(smaps_lines):
+        name = os.path.basename(path)
+        if path == exe:
+            if "x" in perms:
+                groups = ("binary: code", "binary: code")
+            elif "w" in perms:
+                groups = ("binary: data, as read", "binary: data, written")
             else:
-                groups = ("other", "other")
-            exe_end = end if path == exe else None
-            mapping = groups
-        elif mapping is not None and fields[0] == "Private_Clean:":
-            totals[mapping[0]] += int(fields[1])
-        elif mapping is not None and fields[0] == "Private_Dirty:":
-            totals[mapping[1]] += int(fields[1])
+                groups = ("binary: read-only data, as read", "binary: relocated data (relro)")
+        elif path == "" and start == exe_end:
+            groups = ("binary: bss", "binary: bss")
+        elif name.startswith("libsystemd.so"):
+            groups = ("libsystemd", "libsystemd")
+        elif name.startswith("libc.so"):
+            groups = ("libc", "libc")
+        elif ".so" in name:
+            groups = ("other libraries", "other libraries")
+        elif path == "[heap]":
+            groups = ("heap", "heap")
+        elif path == "[stack]":
+            groups = ("stack", "stack")
+        elif path == "":
+            groups = ("anonymous", "anonymous")
+        else:
+            groups = ("other", "other")
+        exe_end = end if path == exe else None
+        clean, dirty = measure(fields)
+        totals[groups[0]] += clean
+        totals[groups[1]] += dirty
     return totals
 
 
-def uss_by_mapping(pid):
-    """uss_by_group of a running process ({group: kB}); {} if it is gone."""
+def uss_by_group(smaps_lines, exe):
+    """by_group of the USS (Private_Clean + Private_Dirty)."""
+    return by_group(smaps_lines, exe, private_pages)
+
+
+def by_mapping(pid, measure=private_pages):
+    """by_group of a running process ({group: kB}; the USS unless `measure` says otherwise); {} if it is gone."""
     try:
         exe = os.readlink(f"/proc/{pid}/exe")
         with open(f"/proc/{pid}/smaps") as f:
-            return uss_by_group(f, exe)
+            return by_group(f, exe, measure)
     except OSError:
         return {}
 
 
-def uss_by_library(pid):
-    """[(library file name, USS kB)] of a running process's shared libraries (/proc/PID/smaps), largest first."""
-    totals, name = {}, None
+def by_library(pid, measure=private_pages):
+    """[(library file name, kB)] of a running process's shared libraries (/proc/PID/smaps), largest first: the USS
+    unless `measure` says otherwise (its clean and dirty kB are added)."""
+    totals = {}
     try:
         with open(f"/proc/{pid}/smaps") as f:
-            for line in f:
-                fields = line.split()
-                if fields and "-" in fields[0] and not fields[0].endswith(":"):
-                    base = os.path.basename(fields[5]) if len(fields) > 5 else ""
-                    name = base if fields[5:6] and fields[5].startswith("/") and ".so" in base else None
-                elif name is not None and fields and fields[0] in ("Private_Clean:", "Private_Dirty:"):
-                    totals[name] = totals.get(name, 0) + int(fields[1])
+            for _, _, _, path, fields in mappings(f):
+                name = os.path.basename(path)
+                if path.startswith("/") and ".so" in name:
+                    totals[name] = totals.get(name, 0) + sum(measure(fields))
     except OSError:
         return []
     return sorted(totals.items(), key=lambda item: -item[1])
@@ -218,32 +254,3 @@ def cpu_model():
     except OSError:
         pass
     return platform.processor()
-
-
-
-def code_rss_kib(pid):
-    """Resident kB of the executable's code (its r-x mappings, /proc/PID/smaps); None if the process is gone."""
-    try:
-        exe = os.readlink(f"/proc/{pid}/exe")
-        total, counting = 0, False
-        with open(f"/proc/{pid}/smaps") as f:
-            for line in f:
-                fields = line.split()
-                if fields and "-" in fields[0] and not fields[0].endswith(":"):
-                    counting = " ".join(fields[5:]) == exe and "x" in fields[1]
-                elif counting and fields[0] == "Rss:":
-                    total += int(fields[1])
-        return total
-    except OSError:
-        return None
-
-
-def code_given_back(samples):
-    """Whether a series of code_rss_kib readings, oldest first, shows pages given back: a reading below half of the
-    highest before it (orientd's trimmer leaves a small part of the code a claim brought in)."""
-    peak = 0
-    for kib_now in samples:
-        if peak and kib_now < peak / 2:
-            return True
-        peak = max(peak, kib_now)
-    return False

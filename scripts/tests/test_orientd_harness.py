@@ -31,8 +31,8 @@ sys.path.insert(0, SCRIPTS)
 
 from orientd_harness.client import Client  # noqa: E402
 from orientd_harness.daemon import Daemon, DaemonStartError  # noqa: E402
-from orientd_harness.proc import (USS_GROUPS, code_given_back, code_rss_kib, rollup, uss_by_group,  # noqa: E402
-                                  uss_by_mapping)
+from orientd_harness.proc import (USS_GROUPS, by_group, by_mapping, rollup, unreclaimable_kib,  # noqa: E402
+                                  unreclaimable_pages, uss_by_group)
 
 
 class ImportTests(unittest.TestCase):
@@ -104,12 +104,12 @@ class ClientTests(unittest.TestCase):
             server.close()
 
 
-def smaps_mapping(start, end, perms, path, clean, dirty):
-    """The lines of one mapping of /proc/PID/smaps, with its private clean and dirty kB."""
+def smaps_mapping(start, end, perms, path, clean, dirty, anonymous=0):
+    """The lines of one mapping of /proc/PID/smaps, with its private clean and dirty kB and its anonymous kB."""
     return [f"{start:x}-{end:x} {perms} 00000000 fd:01 1234 {path}".rstrip(),
             f"Size: {(end - start) // 1024} kB", f"Rss: {clean + dirty + 4} kB", f"Pss: {clean + dirty + 2} kB",
             "Shared_Clean: 4 kB", "Shared_Dirty: 0 kB", f"Private_Clean: {clean} kB",
-            f"Private_Dirty: {dirty} kB", "VmFlags: rd mr mw me"]
+            f"Private_Dirty: {dirty} kB", f"Anonymous: {anonymous} kB", "VmFlags: rd mr mw me"]
 
 
 class UssByGroupTests(unittest.TestCase):
@@ -147,31 +147,43 @@ class UssByGroupTests(unittest.TestCase):
 
     def test_this_process_adds_up_to_what_smaps_rollup_says(self):
         fields = rollup(os.getpid())
-        groups = uss_by_mapping(os.getpid())
+        groups = by_mapping(os.getpid())
         self.assertGreater(groups["heap"] + groups["anonymous"], 0)
         self.assertAlmostEqual(sum(groups.values()), fields["Private_Clean"] + fields["Private_Dirty"], delta=64)
 
     def test_a_process_that_is_gone_has_no_breakdown(self):
         process = subprocess.Popen(["/bin/true"])
         process.wait()
-        self.assertEqual(uss_by_mapping(process.pid), {})
+        self.assertEqual(by_mapping(process.pid), {})
 
 
-class TrimWatchTests(unittest.TestCase):
-    """How make side-by-side knows that orientd gave back the pages a claim brought in, and measures after it."""
+class UnreclaimableTests(unittest.TestCase):
+    """What the system pays for a daemon (anonymous + private dirty), which make side-by-side leads with."""
 
-    def test_a_drop_below_half_of_the_peak_is_a_trim_and_growth_or_small_changes_are_not(self):
-        self.assertFalse(code_given_back([]))
-        self.assertFalse(code_given_back([300, 5100, 5100, 5000, 2600]))
-        self.assertTrue(code_given_back([300, 5100, 5100, 2500]))
-        self.assertTrue(code_given_back([5100, 120, 640]))
-        self.assertFalse(code_given_back([0, 0, 0]))
+    def test_a_page_both_anonymous_and_private_dirty_counts_once_and_each_kind_alone_counts(self):
+        self.assertEqual(unreclaimable_kib({"Anonymous": 300, "Private_Dirty": 300}), 300)
+        self.assertEqual(unreclaimable_kib({"Anonymous": 500, "Private_Dirty": 520}), 520)
+        self.assertEqual(unreclaimable_kib({"Anonymous": 40, "Shared_Dirty": 40, "Private_Dirty": 0}), 40)
+        self.assertEqual(unreclaimable_kib({"Private_Clean": 900, "Shared_Clean": 400}), 0)
 
-    def test_the_code_of_this_process_is_resident_and_a_process_that_is_gone_has_none(self):
-        self.assertGreater(code_rss_kib(os.getpid()), 0)
-        process = subprocess.Popen(["/bin/true"])
-        process.wait()
-        self.assertIsNone(code_rss_kib(process.pid))
+    def test_code_and_read_only_pages_cost_nothing_and_written_pages_go_to_their_group(self):
+        lines = (smaps_mapping(0x20000, 0x90000, "r-xp", UssByGroupTests.EXE, 900, 0)
+                 + smaps_mapping(0x90000, 0xa0000, "r--p", UssByGroupTests.EXE, 12, 500, anonymous=500)
+                 + smaps_mapping(0xa0000, 0xa4000, "rw-p", UssByGroupTests.EXE, 4, 16, anonymous=16)
+                 + smaps_mapping(0xa4000, 0xa8000, "rw-p", "", 0, 8, anonymous=8)
+                 + smaps_mapping(0xb0000, 0xc0000, "rw-p", "[heap]", 0, 300, anonymous=300)
+                 + smaps_mapping(0xe0000, 0xe4000, "rw-p", "/usr/lib/x86_64-linux-gnu/libiio.so.0", 0, 20,
+                                 anonymous=20))
+        groups = by_group(lines, UssByGroupTests.EXE, unreclaimable_pages)
+        self.assertEqual({group: kb for group, kb in groups.items() if kb}, {
+            "binary: relocated data (relro)": 500, "binary: data, written": 16, "binary: bss": 8,
+            "other libraries": 20, "heap": 300})
+
+    def test_this_process_adds_up_to_what_smaps_rollup_says(self):
+        fields = rollup(os.getpid())
+        total = sum(by_mapping(os.getpid(), unreclaimable_pages).values())
+        self.assertGreater(total, 0)
+        self.assertAlmostEqual(total, unreclaimable_kib(fields), delta=64)
 
 
 if __name__ == "__main__":

@@ -206,10 +206,7 @@ package final class Engine {
         // Slow sampling while still, the full rate at the first sample that moves (`IdleRate=`); last, as a sensor
         // may replace its buffer.
         let pace = paceTracker.pace(after: sample, before: before, classifier: classifier)
-        if pace != sensors.pace {
-            sensors.setPace(pace)
-            if pace == .idle { output.settled() }
-        }
+        if pace != sensors.pace { sensors.setPace(pace) }
     }
 
     /// One sample of the base accelerometer: the hinge only (no allocation). Readings far from 1 g are ignored, and
@@ -347,9 +344,7 @@ package final class Engine {
         let new = status == .stopped && sensors.display.accelerometer == nil ? SensorState.absent : status
         guard new != sensorState else { return }
         publisher.note(.sensor, previous: .name(sensorState.rawValue))
-        let wasActive = sensorState == .active
         sensorState = new
-        if wasActive { output.settled() }
         if new != .active {
             classifier = OrientationClassifier(configuration: settings.classifier)
             _ = tiltTracker.reset()

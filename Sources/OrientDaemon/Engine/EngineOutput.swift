@@ -15,7 +15,7 @@ package import OrientationCore
 
 /// Where the engine's changes go, given to the engine when it is made, each with what it shows (an output never
 /// reads the engine back): the daemon sends event lines to its generating connections, the state to sd_notify, the
-/// D-Bus service and the virtual tablet-mode switch, and tells the page trimmer; a unit test records them; a
+/// D-Bus service and the virtual tablet-mode switch; a unit test records them; a
 /// benchmark counts them. Every call comes from the loop's one thread, after the change it reports is complete.
 package protocol EngineOutput: AnyObject {
     /// One event line (PROTOCOL.md) for every connection whose count in `generation` (the counts after the change)
@@ -26,8 +26,6 @@ package protocol EngineOutput: AnyObject {
     func stateChanged(to published: PublishedState)
     /// The tilt changed (only while the engine follows it), after the change of state the same sample made.
     func tiltChanged(to tilt: DeviceTilt)
-    /// The daemon settled: the device has been still long enough for the idle pace, or the sensor stopped.
-    func settled()
     /// Whether the hinge counts (``Engine/hasBase``: a working base accelerometer) changed, whether or not tablet
     /// mode changed with it: `decision` is tablet mode's now. May come from inside a change: act on it at the
     /// loop's next turn.
