@@ -195,6 +195,21 @@ package-test: packages
 	/usr/bin/python3 scripts/package-tests --dir packages \
 		--bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))"
 
+# orientd's GNOME Shell extension in the gnome-shell of Debian testing and unstable (GNOME 50 and 51: Wayland only,
+# run headless) and its KWin script in testing's KWin (6.7), each in a chroot made once with mmdebstrap and kept in
+# .build-chroots/ (scripts/desktop-next-tests, as root; one PASS/FAIL line per check). GNOME_NEXT_SUITES and
+# KWIN_NEXT_SUITES choose the suites (KWIN_NEXT_SUITES=none: no KWin run); DESKTOP_NEXT_REFRESH=1 makes the chroots
+# again.
+GNOME_NEXT_SUITES ?= testing unstable
+KWIN_NEXT_SUITES ?= testing
+.PHONY: desktop-next-test
+desktop-next-test: deps
+	$(SWIFT) build --product orientd
+	$(SWIFT) build --product orientctl
+	/usr/bin/python3 scripts/desktop-next-tests --bin-dir $$($(SWIFT) build --show-bin-path) \
+		$(foreach suite,$(GNOME_NEXT_SUITES),--suite $(suite)) \
+		$(foreach suite,$(KWIN_NEXT_SUITES),--kwin-suite $(suite)) $(if $(DESKTOP_NEXT_REFRESH),--refresh)
+
 # Which devices systemd/61-orientd.rules, and orientd-sensorproxy's 61-orientd-sensorproxy.rules beside it,
 # start orientd for: umockdev's devices through udevadm test (scripts/udev-rules-tests, as root). make test runs it.
 .PHONY: udev-test
