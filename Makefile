@@ -73,7 +73,9 @@ check: man-tool
 # Every test: lint, the unit and end-to-end targets (swift test with no filter; the reliability scenarios among
 # them, each run once), the demos, the tests of the scripts' harness, the install check, the
 # packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
-# devices, a short fuzz run and the system tests. The unit targets run first, in a process of their own, then every other target
+# devices, a short fuzz run, the system tests, and the GNOME extension and KWin script in the desktops of Debian
+# testing and unstable (desktop-next-test: about 6 minutes where its chroots are not made yet, half a minute after).
+# The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
 # arming it again, so no Task.sleep in the process ever woke (seen in the descriptors run-swift-tests prints; one
@@ -103,6 +105,8 @@ test: deps lint man-tool
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
 	@$(MAKE) --no-print-directory system-test
+	@echo "== the desktops of Debian testing and unstable (GNOME 50 and 51, KWin 6.7)"
+	@$(MAKE) --no-print-directory desktop-next-test
 
 # make install as a packager runs it: from a git archive of the checkout (no .build/) with the binaries
 # built beside it, man pages by help2man and by the generate-manual tool, and stopping before it touches
