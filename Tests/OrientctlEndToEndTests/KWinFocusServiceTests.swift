@@ -1,0 +1,97 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the orientd open source project
+//
+// Copyright (c) 2026 the orientd project authors
+// Licensed under Apache License v2.0
+//
+// See LICENSE for license information
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import OrientdTestKit
+import Testing
+
+extension EmulatedDeviceTests {
+    /// `orientctl kwin-focus` on a private session bus, told the active window as orientd's KWin script tells it
+    /// (`gdbus call` of `org.orientd.AppFocus.Activated`), holding the app's mask on orientd on an emulated
+    /// accelerometer.
+    @Suite struct KWinFocusServiceTests {
+        /// orientd restarts while a rule is held: the service says that it lost orientd, and once orientd is back,
+        /// that it holds the rule again, as the GNOME extension says both.
+        @Test func itSaysWhenItLosesOrientdAndWhenItHoldsAgain() async throws {
+            let fixture = AccelerometerFixture()
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let sandbox = try DaemonSandbox()
+            var daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            let socket = sandbox.socketPath
+            let session = try await DesktopSession(testbed: testbed, socket: socket)
+            try DesktopAppRules.followConf.write(
+                toFile: session.configDirectory + "/follow.conf",
+                atomically: true,
+                encoding: .utf8
+            )
+            let service = try ChildProcess.orientctl(
+                ["kwin-focus", "--socket", socket],
+                testbed: testbed,
+                environment: session.environment(socket: socket)
+            )
+            defer { service.terminateAndReap() }
+            #expect(await service.waitUntil("it serves the bus") { service.errorText.contains("serving") })
+            let context = { "kwin-focus:\n\(service.report)\norientd:\n\(daemon.process.report)" }
+            let activated = session.runNow(
+                [
+                    "gdbus", "call", "--session", "--dest", "org.orientd.AppFocus", "--object-path",
+                    "/org/orientd/AppFocus", "--method", "org.orientd.AppFocus.Activated", "org.example.Video",
+                    "video", "org.example.Video",
+                ],
+                socket: socket
+            )
+            #expect(activated.status == 0, "\(activated.output)\n\(activated.errors)")
+            let video = DesktopAppRules.Constraint(
+                mask: DesktopAppRules.landscape,
+                holder: "app org.example.Video (KDE script)"
+            )
+            await DesktopAppRules.expect(
+                video,
+                allowed: DesktopAppRules.landscape,
+                on: socket,
+                "Video active",
+                context: context
+            )
+
+            #expect(await daemon.stop() == .exited(0))
+            #expect(
+                await service.waitUntil("it says it lost orientd") {
+                    service.errorText.contains("orientctl: lost orientd at \(socket); trying again until it answers")
+                }
+            )
+            #expect(!service.errorText.contains("connected to orientd again"), "\(context())")
+            daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            #expect(
+                await service.waitUntil("it says it holds the rule again") {
+                    service.errorText.contains(
+                        "orientctl: org.example.Video has the focus: holding landscape-left landscape-right again"
+                    )
+                }
+            )
+            #expect(service.errorText.contains("orientctl: connected to orientd again at \(socket)"), "\(context())")
+            await DesktopAppRules.expect(
+                video,
+                allowed: DesktopAppRules.landscape,
+                on: socket,
+                "orientd restarted",
+                context: context
+            )
+            // Said once per outage.
+            #expect(service.errorText.components(separatedBy: "lost orientd").count == 2, "\(context())")
+            service.terminate()
+            #expect(await service.wait() == .exited(0), "\(context())")
+            #expect(await daemon.stop() == .exited(0))
+        }
+    }
+}
