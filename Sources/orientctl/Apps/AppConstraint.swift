@@ -79,7 +79,9 @@ struct AppConstraint {
         case .reconnecting(attempt: 1):
             disconnected = true
             let what = held.map { ": \($0.rule.mask) for \($0.app) is held again once it answers" } ?? ""
-            StandardStreams.error("orientctl: lost orientd at \(client.socketPath); trying again until it answers\(what)")
+            StandardStreams.error(
+                "orientctl: lost orientd at \(client.socketPath); trying again until it answers\(what)"
+            )
         case .connected where disconnected:
             disconnected = false
             StandardStreams.error("orientctl: connected to orientd again at \(client.socketPath)")
