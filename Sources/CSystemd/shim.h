@@ -137,13 +137,3 @@ static inline int orientd_polkit_read_result(sd_bus_message *reply, int *authori
     if (result < 0) return result;
     return sd_bus_message_read(reply, "bb", authorized, challenge);
 }
-
-/// Reads a `NameOwnerChanged` signal's arguments: the name, its old owner and its new one (empty: gone).
-static inline int orientd_bus_read_name_owner_changed(
-    sd_bus_message *signal,
-    const char **name,
-    const char **old_owner,
-    const char **new_owner
-) {
-    return sd_bus_message_read(signal, "sss", name, old_owner, new_owner);
-}

@@ -36,7 +36,8 @@ protocol PolkitAuthorityDelegate: AnyObject {
 ///
 /// `CheckAuthorization` is sent without waiting (`sd_bus_call_async`): the claim's reply waits, the loop goes on.
 /// The answers are kept per client (``PolkitAnswers``) until polkit says something changed (`Changed`) or the client
-/// leaves the bus. Where polkit does not run (no owner and nothing to start it), or gives no answer, the verdict is
+/// leaves the bus (an `sd_bus_track` per client asked about, so that the loop wakes for no one else's coming and
+/// going). Where polkit does not run (no owner and nothing to start it), or gives no answer, the verdict is
 /// ``Verdict/noAnswer(_:)`` and the service decides by its own rules.
 final class PolkitAuthority {
     /// polkit's answer for one claim.
@@ -69,17 +70,55 @@ final class PolkitAuthority {
         }
     }
 
+    /// A client asked about, followed until it leaves the bus: its answer and waiting claims then go.
+    private final class Watch {
+        let sender: String
+        unowned let authority: PolkitAuthority
+        private let track: OpaquePointer
+
+        init(sender: String, authority: PolkitAuthority, bus: OpaquePointer) throws(BusError) {
+            self.sender = sender
+            self.authority = authority
+            var track: OpaquePointer?
+            try BusError.check(
+                sd_bus_track_new(
+                    bus,
+                    &track,
+                    { _, userdata in
+                        guard let userdata else { return 0 }
+                        let watch = Unmanaged<Watch>.fromOpaque(userdata).takeUnretainedValue()
+                        watch.authority.left(watch.sender)
+                        return 0
+                    },
+                    nil
+                ),
+                "sd_bus_track_new"
+            )
+            self.track = try BusError.returned(track, by: "sd_bus_track_new")
+            sd_bus_track_set_userdata(self.track, Unmanaged.passUnretained(self).toOpaque())
+            try BusError.check(sd_bus_track_add_name(self.track, sender), "sd_bus_track_add_name", sender)
+        }
+
+        deinit {
+            // Safe inside the track's own handler: sd-bus holds a reference while it dispatches.
+            sd_bus_track_set_userdata(track, nil)
+            sd_bus_track_unref(track)
+        }
+    }
+
     private let bus: OpaquePointer
     private unowned let delegate: any PolkitAuthorityDelegate
     private let logger: Logger
     private var answers = PolkitAnswers<Pending>()
     private var questions: [String: Question] = [:]
+    /// A watch on each client asked about, which tells when it leaves the bus (an `sd_bus_track`).
+    private var watches: [String: Watch] = [:]
     private var slots: [OpaquePointer] = []
     /// Whether "polkit does not run" was said, so that it is said once until polkit answers again.
     private var saidAbsent = false
 
-    /// Follows polkit's `Changed` signal and clients leaving the bus, on `connection`.
-    /// - Throws: ``BusError`` when the matches cannot be added.
+    /// Follows polkit's `Changed` signal on `connection`.
+    /// - Throws: ``BusError`` when the match cannot be added.
     init(connection: BusConnection, delegate: any PolkitAuthorityDelegate, logger: Logger) throws(BusError) {
         bus = connection.bus
         self.delegate = delegate
@@ -104,32 +143,6 @@ final class PolkitAuthority {
             ),
             "sd_bus_match_signal_async",
             "org.freedesktop.PolicyKit1.Authority.Changed"
-        )
-        slots.append(try BusError.returned(slot, by: "sd_bus_match_signal_async"))
-        try BusError.check(
-            sd_bus_match_signal_async(
-                bus,
-                &slot,
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus",
-                "NameOwnerChanged",
-                { message, userdata, _ in
-                    guard let message, let userdata else { return 0 }
-                    var name: UnsafePointer<CChar>?
-                    var old: UnsafePointer<CChar>?
-                    var new: UnsafePointer<CChar>?
-                    guard orientd_bus_read_name_owner_changed(message, &name, &old, &new) >= 0, let name, let new,
-                        new.pointee == 0, name.pointee == UInt8(ascii: ":")
-                    else { return 0 }
-                    Unmanaged<PolkitAuthority>.fromOpaque(userdata).takeUnretainedValue().left(String(cString: name))
-                    return 0
-                },
-                nil,
-                userdata
-            ),
-            "sd_bus_match_signal_async",
-            "org.freedesktop.DBus.NameOwnerChanged"
         )
         slots.append(try BusError.returned(slot, by: "sd_bus_match_signal_async"))
     }
@@ -171,6 +184,17 @@ final class PolkitAuthority {
             }
             question.slot = slot
             questions[sender] = question
+            if watches[sender] == nil {
+                do {
+                    watches[sender] = try Watch(sender: sender, authority: self, bus: bus)
+                } catch {
+                    // Its answer then stays until polkit's next change, or until the kept answers are dropped.
+                    logger.warning(
+                        "cannot follow a bus client asked about of polkit",
+                        metadata: ["bus_client": "\(sender)", "error": "\(error)"]
+                    )
+                }
+            }
             return nil
         }
     }
@@ -181,6 +205,7 @@ final class PolkitAuthority {
             if let slot = question.slot { sd_bus_slot_unref(slot) }
         }
         questions.removeAll()
+        watches.removeAll()
         for slot in slots { sd_bus_slot_unref(slot) }
         slots.removeAll()
         for pending in answers.takeAllWaiting() { sd_bus_message_unref(pending.message) }
@@ -247,6 +272,7 @@ final class PolkitAuthority {
     }
 
     private func left(_ sender: String) {
+        watches[sender] = nil
         for pending in answers.left(sender) { sd_bus_message_unref(pending.message) }
         if let question = questions.removeValue(forKey: sender), let slot = question.slot { sd_bus_slot_unref(slot) }
     }
