@@ -70,49 +70,13 @@ final class PolkitAuthority {
         }
     }
 
-    /// A client asked about, followed until it leaves the bus: its answer and waiting claims then go.
-    private final class Watch {
-        let sender: String
-        unowned let authority: PolkitAuthority
-        private let track: OpaquePointer
-
-        init(sender: String, authority: PolkitAuthority, bus: OpaquePointer) throws(BusError) {
-            self.sender = sender
-            self.authority = authority
-            var track: OpaquePointer?
-            try BusError.check(
-                sd_bus_track_new(
-                    bus,
-                    &track,
-                    { _, userdata in
-                        guard let userdata else { return 0 }
-                        let watch = Unmanaged<Watch>.fromOpaque(userdata).takeUnretainedValue()
-                        watch.authority.left(watch.sender)
-                        return 0
-                    },
-                    nil
-                ),
-                "sd_bus_track_new"
-            )
-            self.track = try BusError.returned(track, by: "sd_bus_track_new")
-            sd_bus_track_set_userdata(self.track, Unmanaged.passUnretained(self).toOpaque())
-            try BusError.check(sd_bus_track_add_name(self.track, sender), "sd_bus_track_add_name", sender)
-        }
-
-        deinit {
-            // Safe inside the track's own handler: sd-bus holds a reference while it dispatches.
-            sd_bus_track_set_userdata(track, nil)
-            sd_bus_track_unref(track)
-        }
-    }
-
     private let bus: OpaquePointer
     private unowned let delegate: any PolkitAuthorityDelegate
     private let logger: Logger
     private var answers = PolkitAnswers<Pending>()
     private var questions: [String: Question] = [:]
-    /// A watch on each client asked about, which tells when it leaves the bus (an `sd_bus_track`).
-    private var watches: [String: Watch] = [:]
+    /// A watch on each client asked about, which tells when it leaves the bus: its answer and waiting claims then go.
+    private var watches: [String: BusNameWatch] = [:]
     private var slots: [OpaquePointer] = []
     /// Whether "polkit does not run" was said, so that it is said once until polkit answers again.
     private var saidAbsent = false
@@ -186,7 +150,8 @@ final class PolkitAuthority {
             questions[sender] = question
             if watches[sender] == nil {
                 do {
-                    watches[sender] = try Watch(sender: sender, authority: self, bus: bus)
+                    watches[sender] = try BusNameWatch(name: sender, bus: bus) { [unowned self] name in self.left(name)
+                    }
                 } catch {
                     // Its answer then stays until polkit's next change, or until the kept answers are dropped.
                     logger.warning(
