@@ -23,26 +23,16 @@ extension EmulatedDeviceTests {
         /// orientd restarts while a rule is held: the service says that it lost orientd, and once orientd is back,
         /// that it holds the rule again, as the GNOME extension says both.
         @Test func itSaysWhenItLosesOrientdAndWhenItHoldsAgain() async throws {
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            var daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
-            let socket = sandbox.socketPath
-            let session = try await DesktopSession(testbed: testbed, socket: socket)
-            try DesktopAppRules.followConf.write(
-                toFile: session.configDirectory + "/follow.conf",
-                atomically: true,
-                encoding: .utf8
-            )
+            let rig = try await DesktopRig()
+            let (socket, session) = (rig.socket, rig.session)
             let service = try ChildProcess.orientctl(
                 ["kwin-focus", "--socket", socket],
-                testbed: testbed,
+                testbed: rig.testbed,
                 environment: session.environment(socket: socket)
             )
             defer { service.terminateAndReap() }
             #expect(await service.waitUntil("it serves the bus") { service.errorText.contains("serving") })
-            let context = { "kwin-focus:\n\(service.report)\norientd:\n\(daemon.process.report)" }
+            let context = { "kwin-focus:\n\(service.report)\norientd:\n\(rig.daemon.process.report)" }
             let activated = session.runNow(
                 [
                     "gdbus", "call", "--session", "--dest", "org.orientd.AppFocus", "--object-path",
@@ -64,14 +54,14 @@ extension EmulatedDeviceTests {
                 context: context
             )
 
-            #expect(await daemon.stop() == .exited(0))
+            #expect(await rig.daemon.stop() == .exited(0))
             #expect(
                 await service.waitUntil("it says it lost orientd") {
                     service.errorText.contains("orientctl: lost orientd at \(socket); trying again until it answers")
                 }
             )
             #expect(!service.errorText.contains("connected to orientd again"), "\(context())")
-            daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            try await rig.restartDaemon()
             #expect(
                 await service.waitUntil("it says it holds the rule again") {
                     service.errorText.contains(
@@ -91,7 +81,7 @@ extension EmulatedDeviceTests {
             #expect(service.errorText.components(separatedBy: "lost orientd").count == 2, "\(context())")
             service.terminate()
             #expect(await service.wait() == .exited(0), "\(context())")
-            #expect(await daemon.stop() == .exited(0))
+            #expect(await rig.daemon.stop() == .exited(0))
         }
     }
 }
