@@ -79,10 +79,7 @@ extension EmulatedDeviceTests {
                 waylandDisplay: display,
                 socket: socket
             )
-            let held = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Video (GNOME extension)"
-            )
+            let held = DesktopAppRules.landscapeRule(of: "org.example.Video", via: "GNOME extension")
 
             // Reader first, so that the focus a new window gets when it maps has come and gone.
             try await shell.focus(appID: "org.example.Reader")

@@ -42,10 +42,7 @@ extension EmulatedDeviceTests {
                 socket: socket
             )
             #expect(activated.status == 0, "\(activated.output)\n\(activated.errors)")
-            let video = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Video (KDE script)"
-            )
+            let video = DesktopAppRules.landscapeRule(of: "org.example.Video", via: "KDE script")
             await DesktopAppRules.expect(
                 video,
                 allowed: DesktopAppRules.landscape,

@@ -60,14 +60,8 @@ extension EmulatedDeviceTests {
                 waylandDisplay: display,
                 socket: socket
             )
-            let video = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Video (KDE script)"
-            )
-            let film = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Film (KDE script)"
-            )
+            let video = DesktopAppRules.landscapeRule(of: "org.example.Video", via: "KDE script")
+            let film = DesktopAppRules.landscapeRule(of: "org.example.Film", via: "KDE script")
             await DesktopAppRules.expect(
                 video,
                 allowed: DesktopAppRules.landscape,
