@@ -261,6 +261,9 @@ final class SensorProxyService {
 
     /// The bus went away (dbus-daemon stopped): every claim ends, and the service is off until a restart.
     private func disconnected() {
+        // Claims waiting for polkit go unanswered: there is no bus to answer them on.
+        polkit?.shutDown()
+        polkit = nil
         publisher.answerUnansweredClaims(reason: "the bus disconnected")
         publisher.fail(
             "the system bus disconnected: \(Self.busName) is no longer served (restart orientd once the bus is "
