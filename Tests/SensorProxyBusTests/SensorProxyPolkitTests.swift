@@ -112,6 +112,58 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
+        /// polkit is asked once for a client, however many sensors it claims (monitor-sensor claims the accelerometer,
+        /// the light and the proximity sensor on one connection), and again for the next client; when polkit's rules
+        /// change, its `Changed` signal reaches orientd, which then asks again.
+        @Test func polkitsAnswerIsKeptPerClient() async throws {
+            let rules = """
+                polkit.addRule(function(action, subject) {
+                    if (action.id == "net.hadess.SensorProxy.claim-sensor" && subject.user == "nobody") {
+                        polkit.log("asked about a claim of " + subject.user);
+                        return polkit.Result.YES;
+                    }
+                });
+                """
+            let setup = try await Setup(
+                polkitRules: rules,
+                claimUsers: "geoclue",
+                arguments: RunningDaemon.defaultArguments + ["--verbose"]
+            )
+            let polkit = try #require(setup.polkit)
+            let daemon = setup.daemon.process
+            func asked() -> Int {
+                (polkit.process.outputText + polkit.process.errorText)
+                    .components(separatedBy: "asked about a claim of nobody").count - 1
+            }
+            func claimed() -> Int {
+                daemon.errorText.split(separator: "\n")
+                    .filter { $0.contains("sensor claimed on the bus") && $0.contains("sensor=proximity") }.count
+            }
+            var monitors: [ChildProcess] = []
+            for client in 1...2 {
+                monitors.append(try setup.bus.start("monitor-sensor", [], testbed: setup.testbed, user: 65534))
+                #expect(await daemon.waitUntil("client \(client) claims its three sensors") { claimed() == client })
+                #expect(asked() == client, "\(setup.report)")
+            }
+            #expect(daemon.errorText.components(separatedBy: "sensor claimed on the bus").count - 1 == 6)
+
+            try (rules + "\n// changed\n").write(
+                toFile: polkit.sandbox.directory + "/rules.d/50-test.rules",
+                atomically: true,
+                encoding: .utf8
+            )
+            #expect(
+                await daemon.waitUntil("polkit's change reaches it") {
+                    daemon.errorText.contains("polkit's policy changed")
+                }
+            )
+            for monitor in monitors {
+                monitor.terminate()
+                await monitor.wait()
+            }
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
         /// Root, and the users of `ClaimUsers=` (a system service without a session, such as geoclue), may claim
         /// whatever polkit's defaults say.
         @Test func rootAndClaimUsersNeedNoPolkit() async throws {
