@@ -36,7 +36,7 @@ protocol PolkitAuthorityDelegate: AnyObject {
 ///
 /// `CheckAuthorization` is sent without waiting (`sd_bus_call_async`): the claim's reply waits, the loop goes on.
 /// The answers are kept per client (``PolkitAnswers``) until polkit says something changed (`Changed`) or the client
-/// leaves the bus (an `sd_bus_track` per client asked about, so that the loop wakes for no one else's coming and
+/// leaves the bus (a ``BusNameWatch`` per client asked about, so that the loop wakes for no one else's coming and
 /// going). Where polkit does not run (no owner and nothing to start it), or gives no answer, the verdict is
 /// ``Verdict/noAnswer(_:)`` and the service decides by its own rules.
 final class PolkitAuthority {
