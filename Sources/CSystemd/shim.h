@@ -98,3 +98,42 @@ static inline void orientd_app_focus_vtable(sd_bus_vtable *out, sd_bus_message_h
 static inline int orientd_bus_reply_empty(sd_bus_message *call) {
     return sd_bus_reply_method_return(call, NULL);
 }
+
+// polkit's CheckAuthorization takes and returns structures that sd-bus writes and reads with variadic functions,
+// which Swift cannot call.
+
+/// Sends `org.freedesktop.PolicyKit1.Authority.CheckAuthorization` for the subject `system-bus-name` `sender` and
+/// `action`, without details or interaction (`sd_bus_call_async`): `callback` gets the reply or the error, within
+/// `timeout_usec`. The bus starts polkitd if it is activatable.
+static inline int orientd_polkit_check_authorization(
+    sd_bus *bus,
+    sd_bus_slot **slot,
+    const char *sender,
+    const char *action,
+    uint64_t timeout_usec,
+    sd_bus_message_handler_t callback,
+    void *userdata
+) {
+    sd_bus_message *call = NULL;
+    int result = sd_bus_message_new_method_call(
+        bus,
+        &call,
+        "org.freedesktop.PolicyKit1",
+        "/org/freedesktop/PolicyKit1/Authority",
+        "org.freedesktop.PolicyKit1.Authority",
+        "CheckAuthorization"
+    );
+    if (result < 0) return result;
+    result = sd_bus_message_append(call, "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sender, action, 0, 0, "");
+    if (result >= 0) result = sd_bus_call_async(bus, slot, call, callback, userdata, timeout_usec);
+    sd_bus_message_unref(call);
+    return result;
+}
+
+/// Reads the start of CheckAuthorization's reply `(bba{ss})`: whether the subject is authorized, and whether it
+/// would be after authenticating.
+static inline int orientd_polkit_read_result(sd_bus_message *reply, int *authorized, int *challenge) {
+    int result = sd_bus_message_enter_container(reply, 'r', "bba{ss}");
+    if (result < 0) return result;
+    return sd_bus_message_read(reply, "bb", authorized, challenge);
+}

@@ -142,22 +142,7 @@ public struct AxesCheck: Sendable {
                 hingeTime += dt
                 hingeSums.display += abs(d.x) * dt
                 hingeSums.base += abs(b.x) * dt
-                if hingeTime >= hingeSeconds {
-                    // The one whose hinge-axis reading is larger is the suspect: in use the hinge is rarely upright.
-                    let suspect: CalibratedSensor = hingeSums.display >= hingeSums.base ? .display : .base
-                    report(
-                        Finding(
-                            time: time,
-                            sensor: suspect,
-                            kind: .hingeAxis,
-                            text: "the display and base accelerometers disagree on the hinge axis while the machine "
-                                + "is still (x \(Self.decimal(d.x)) and \(Self.decimal(b.x)) m/s², which a rigid machine "
-                                + "reads alike): the \(suspect.rawValue) accelerometer's mount matrix cannot be right; "
-                                + "run 'orientd calibrate'",
-                            suggested: nil
-                        )
-                    )
-                }
+                if hingeTime >= hingeSeconds { hingeAxis(d, b, at: time) }
             }
             // The base face up (keyboard up, systemd's frame): the lid can only stand upright-ish.
             if b.z <= -0.85 * g {
@@ -170,6 +155,47 @@ public struct AxesCheck: Sendable {
         }
         if base.samples == 0, laptopMode == true {
             notUpright(d, at: time, dt: dt, limit: laptopSeconds, why: "in laptop mode for minutes")
+        }
+    }
+
+    /// The finding of a sustained disagreement on the hinge axis. The one whose hinge-axis reading is larger, on average
+    /// over the time of disagreement, is the suspect: in use the hinge is rarely upright, so an axis that reads it large
+    /// is another axis. Readings alike in size and opposite in sign (within 0.1 g on average) are one sensor's x axis
+    /// reflected, and nothing in them tells which: both are named, rather than the one that noise or the sample rate
+    /// happened to make a little larger.
+    private mutating func hingeAxis(_ d: Vector3, _ b: Vector3, at time: Double) {
+        guard !reported.contains(Finding.Kind.hingeAxis.rawValue) else { return }
+        reported.insert(Finding.Kind.hingeAxis.rawValue)
+        let gap = (hingeSums.display - hingeSums.base) / hingeTime
+        let seen = "(x \(Self.decimal(d.x)) and \(Self.decimal(b.x)) m/s², which a rigid machine reads alike)"
+        guard abs(gap) < 0.1 * Self.g else {
+            let suspect: CalibratedSensor = gap > 0 ? .display : .base
+            findings.append(
+                Finding(
+                    time: time,
+                    sensor: suspect,
+                    kind: .hingeAxis,
+                    text: "the display and base accelerometers disagree on the hinge axis while the machine is still "
+                        + "\(seen): the \(suspect.rawValue) accelerometer's mount matrix cannot be right; "
+                        + "run 'orientd calibrate'",
+                    suggested: nil
+                )
+            )
+            return
+        }
+        for (sensor, other) in [(CalibratedSensor.display, CalibratedSensor.base), (.base, .display)] {
+            findings.append(
+                Finding(
+                    time: time,
+                    sensor: sensor,
+                    kind: .hingeAxis,
+                    text: "the display and base accelerometers read the hinge axis reversed while the machine is "
+                        + "still \(seen): the \(sensor.rawValue) or the \(other.rawValue) accelerometer's mount "
+                        + "matrix has its x axis reflected, and the readings cannot tell which; run 'orientd "
+                        + "calibrate', which checks both",
+                    suggested: nil
+                )
+            )
         }
     }
 
@@ -245,8 +271,7 @@ public struct AxesCheck: Sendable {
     }
 
     private mutating func report(_ finding: Finding) {
-        let key =
-            finding.kind == .hingeAxis ? finding.kind.rawValue : "\(finding.sensor.rawValue) \(finding.kind.rawValue)"
+        let key = "\(finding.sensor.rawValue) \(finding.kind.rawValue)"
         guard !reported.contains(key) else { return }
         reported.insert(key)
         findings.append(finding)

@@ -33,6 +33,12 @@ enum DesktopAppRules {
         }
     }
 
+    /// The landscape rule of `app` (`org.example.Video`, `org.example.Film`) as `via` holds it, such as
+    /// `KDE script` (orientctl kwin-focus) or `GNOME extension`.
+    static func landscapeRule(of app: String, via: String) -> Constraint {
+        Constraint(mask: landscape, holder: "app \(app) (\(via))")
+    }
+
     /// The constraints and the allowed set now; nil while orientd does not answer.
     static func read(_ socket: String) async -> (constraints: [Constraint], allowed: [String])? {
         guard let connection = try? DaemonConnection(path: socket) else { return nil }

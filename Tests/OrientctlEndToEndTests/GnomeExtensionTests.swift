@@ -65,20 +65,12 @@ extension EmulatedDeviceTests {
         )
         func theExtensionHoldsTheFocusedAppsMaskInTheRealGnomeShell() async throws {
             try DesktopPrograms.require(DesktopPrograms.gnome)
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            var daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
-            let socket = sandbox.socketPath
-            let session = try await DesktopSession(testbed: testbed, socket: socket)
-            try DesktopAppRules.followConf.write(
-                toFile: session.configDirectory + "/follow.conf",
-                atomically: true,
-                encoding: .utf8
-            )
+            let rig = try await DesktopRig()
+            let (testbed, socket, session) = (rig.testbed, rig.socket, rig.session)
             let shell = try await NestedGnomeShell(session: session, socket: socket)
-            let context = { "gnome-shell:\n\(shell.shell.errorText.suffix(4000))\norientd:\n\(daemon.process.report)" }
+            let context = {
+                "gnome-shell:\n\(shell.shell.errorText.suffix(4000))\norientd:\n\(rig.daemon.process.report)"
+            }
             let display = shell.waylandDisplay
             var video: ChildProcess? = try await session.openWindow(
                 appID: "org.example.Video",
@@ -92,10 +84,7 @@ extension EmulatedDeviceTests {
                 waylandDisplay: display,
                 socket: socket
             )
-            let held = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Video (GNOME extension)"
-            )
+            let held = DesktopAppRules.landscapeRule(of: "org.example.Video", via: "GNOME extension")
 
             // Reader first, so that the focus a new window gets when it maps has come and gone.
             try await shell.focus(appID: "org.example.Reader")
@@ -202,8 +191,8 @@ extension EmulatedDeviceTests {
             )
 
             // orientd restarts: the extension connects again and holds the mask again.
-            #expect(await daemon.stop() == .exited(0))
-            daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            #expect(await rig.daemon.stop() == .exited(0))
+            try await rig.restartDaemon()
             await DesktopAppRules.expect(
                 held,
                 allowed: DesktopAppRules.landscape,

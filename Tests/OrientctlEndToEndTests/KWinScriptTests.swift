@@ -28,18 +28,8 @@ extension EmulatedDeviceTests {
         )
         func theScriptHoldsTheActiveAppsMaskInTheRealKWin() async throws {
             try DesktopPrograms.require(DesktopPrograms.kwin)
-            let fixture = AccelerometerFixture()
-            let testbed = Testbed()
-            try testbed.add(fixture.description)
-            let sandbox = try DaemonSandbox()
-            var daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
-            let socket = sandbox.socketPath
-            let session = try await DesktopSession(testbed: testbed, socket: socket)
-            try DesktopAppRules.followConf.write(
-                toFile: session.configDirectory + "/follow.conf",
-                atomically: true,
-                encoding: .utf8
-            )
+            let rig = try await DesktopRig()
+            let (testbed, socket, session) = (rig.testbed, rig.socket, rig.session)
             // The shipped D-Bus service file, pointing at the built orientctl.
             let shipped = try String(
                 contentsOfFile: DesktopPrograms.repository + "/systemd/org.orientd.AppFocus.service",
@@ -56,7 +46,7 @@ extension EmulatedDeviceTests {
             let kwin = try await VirtualKWin(session: session, socket: socket)
             let context = {
                 "session bus (and orientctl kwin-focus):\n\(session.sessionBus.errorText.suffix(4000))\n"
-                    + "kwin:\n\(kwin.kwin.errorText.suffix(3000))\norientd:\n\(daemon.process.report)"
+                    + "kwin:\n\(kwin.kwin.errorText.suffix(3000))\norientd:\n\(rig.daemon.process.report)"
             }
             // The shipped KPackage, as a user's own script enabled in kwinrc (the Plasma settings' way).
             try await kwin.enableInstalledScript(
@@ -70,14 +60,8 @@ extension EmulatedDeviceTests {
                 waylandDisplay: display,
                 socket: socket
             )
-            let video = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Video (KDE script)"
-            )
-            let film = DesktopAppRules.Constraint(
-                mask: DesktopAppRules.landscape,
-                holder: "app org.example.Film (KDE script)"
-            )
+            let video = DesktopAppRules.landscapeRule(of: "org.example.Video", via: "KDE script")
+            let film = DesktopAppRules.landscapeRule(of: "org.example.Film", via: "KDE script")
             await DesktopAppRules.expect(
                 video,
                 allowed: DesktopAppRules.landscape,
@@ -97,7 +81,7 @@ extension EmulatedDeviceTests {
 
             // From Video to Film, both ruled landscape: KWin reports no active window in between, and the
             // constraint must not go and come back: a generating connection sees no `allowed` event.
-            let watcher = try daemon.connect()
+            let watcher = try rig.daemon.connect()
             _ = try await watcher.call("begin")
             var filmWindow: ChildProcess? = try await session.openWindow(
                 appID: "org.example.Film",
@@ -158,8 +142,8 @@ extension EmulatedDeviceTests {
             )
 
             // orientd restarts: held again.
-            #expect(await daemon.stop() == .exited(0))
-            daemon = try await RunningDaemon(testbed: testbed, sandbox: sandbox)
+            #expect(await rig.daemon.stop() == .exited(0))
+            try await rig.restartDaemon()
             await DesktopAppRules.expect(
                 video,
                 allowed: DesktopAppRules.landscape,

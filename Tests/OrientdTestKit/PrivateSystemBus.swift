@@ -39,10 +39,16 @@ package final class PrivateSystemBus {
     /// - Parameters:
     ///   - policy: whether the shipped policy file is included.
     ///   - environment: extra variables for dbus-daemon (such as nss_wrapper's, to name the users of the policy).
-    package init(testbed: Testbed, policy: Bool = true, environment: [String: String] = [:]) async throws {
+    ///   - otherPolicies: more policy files to include (such as polkit's, for ``PrivatePolkit``).
+    package init(
+        testbed: Testbed,
+        policy: Bool = true,
+        otherPolicies: [String] = [],
+        environment: [String: String] = [:]
+    ) async throws {
         sandbox = try DaemonSandbox()
         let configuration = sandbox.directory + "/system.conf"
-        try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy)
+        try Self.configuration(socket: sandbox.directory + "/system_bus_socket", policy: policy, others: otherPolicies)
             .write(toFile: configuration, atomically: true, encoding: .utf8)
         // The address is printed once the socket accepts connections (the file exists a little earlier).
         process = try ChildProcess(
@@ -152,10 +158,11 @@ package final class PrivateSystemBus {
     package static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Corpus/private-system-bus.conf").standardized.path
 
-    private static func configuration(socket: String, policy: Bool) throws -> String {
-        try String(contentsOfFile: template, encoding: .utf8)
+    private static func configuration(socket: String, policy: Bool, others: [String]) throws -> String {
+        let files = (policy ? [policyFile] : []) + others
+        return try String(contentsOfFile: template, encoding: .utf8)
             .replacingOccurrences(of: "@SOCKET@", with: socket)
-            .replacingOccurrences(of: "@INCLUDE@", with: policy ? "<include>\(policyFile)</include>" : "")
+            .replacingOccurrences(of: "@INCLUDE@", with: files.map { "<include>\($0)</include>" }.joined())
     }
 }
 

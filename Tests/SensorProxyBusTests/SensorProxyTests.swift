@@ -29,6 +29,8 @@ extension EmulatedDeviceTests {
             let fixture: AccelerometerFixture
             let testbed = Testbed()
             let bus: PrivateSystemBus
+            /// The real polkitd on the bus, when asked for.
+            let polkit: PrivatePolkit?
             let daemon: RunningDaemon
             var feed: AccelerometerFeed
 
@@ -37,8 +39,11 @@ extension EmulatedDeviceTests {
             /// - Parameters:
             ///   - fixture: the emulated accelerometer.
             ///   - arguments: the daemon's command-line options.
+            ///   - polkitRules: the site's polkit rules, to run the real polkitd (``PrivatePolkit``) with; nil: no
+            ///     polkit on the bus.
             init(
                 policy: Bool = true,
+                polkitRules: String? = nil,
                 claimUsers: String = "nobody",
                 extraConfiguration: String = "",
                 fixture: AccelerometerFixture = AccelerometerFixture(),
@@ -46,7 +51,16 @@ extension EmulatedDeviceTests {
             ) async throws {
                 self.fixture = fixture
                 try testbed.add(fixture.description)
-                bus = try await PrivateSystemBus(testbed: testbed, policy: policy)
+                bus = try await PrivateSystemBus(
+                    testbed: testbed,
+                    policy: policy,
+                    otherPolicies: polkitRules == nil ? [] : [PrivatePolkit.busPolicy]
+                )
+                if let polkitRules {
+                    polkit = try await PrivatePolkit(bus: bus, testbed: testbed, rules: polkitRules)
+                } else {
+                    polkit = nil
+                }
                 daemon = try await bus.daemon(
                     testbed: testbed,
                     configuration: "[DBus]\nCompat=yes\nClaimUsers=\(claimUsers)\n\(extraConfiguration)",
@@ -56,7 +70,9 @@ extension EmulatedDeviceTests {
             }
 
             /// Everything to show when a wait fails.
-            var report: String { "\(daemon.process.report)\n\(bus.process.report)" }
+            var report: String {
+                "\(daemon.process.report)\n\(bus.process.report)" + (polkit.map { "\n\($0.process.report)" } ?? "")
+            }
 
             func property(_ name: String) async throws -> String {
                 try await bus.property(name, testbed: testbed)

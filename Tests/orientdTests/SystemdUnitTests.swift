@@ -230,6 +230,7 @@ struct SystemdUnitTests {
             "share/doc/orientd/orientd-network.conf",
             "share/doc/orientd/orientd-sensorproxy.conf",
             "share/dbus-1/system.d/net.hadess.SensorProxy.conf",
+            "share/polkit-1/actions/net.hadess.SensorProxy.policy",
             "share/dbus-1/services/org.orientd.AppFocus.service",
             "share/gnome-shell/extensions/app-orientations@orientd/extension.js",
             "share/gnome-shell/extensions/app-orientations@orientd/core.js",

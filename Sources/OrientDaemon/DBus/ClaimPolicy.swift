@@ -41,14 +41,33 @@ struct ClaimPolicy: Sendable {
         self.seats = seats
     }
 
-    /// Whether the user `userID` may claim sensors, and why.
-    func decide(userID: UInt32) -> Decision {
+    /// The allowance that needs no one else's word: root, and the users of `ClaimUsers=` (a system service such as
+    /// geoclue, without any session). Nil: polkit, or else ``decide(userID:)``, decides.
+    func decideWithoutPolkit(userID: UInt32) -> Decision? {
         let name = (try? NameService.user(id: userID))?.name
-        let who = "uid \(userID)" + (name.map { " (\($0))" } ?? "")
+        let who = Self.describe(userID, name)
         if userID == 0 { return Decision(isAllowed: true, reason: "\(who) is root") }
         if let name, users.contains(name) {
             return Decision(isAllowed: true, reason: "\(who) is in [DBus] ClaimUsers=")
         }
+        return nil
+    }
+
+    /// The refusal of a claim that polkit does not authorize, with what to do.
+    func polkitDenial(userID: UInt32) -> Decision {
+        let who = Self.describe(userID, (try? NameService.user(id: userID))?.name)
+        return Decision(
+            isAllowed: false,
+            reason: "\(who) may not claim sensors: polkit does not authorize \(PolkitAuthority.action) for it "
+                + "(by default only an active local session is); a polkit rule in /etc/polkit-1/rules.d can allow "
+                + "it, or, for a system service without a session, [DBus] ClaimUsers= in /etc/orientd/orientd.conf"
+        )
+    }
+
+    /// Whether the user `userID` may claim sensors by orientd's own rules, and why: where polkit does not answer.
+    func decide(userID: UInt32) -> Decision {
+        if let decision = decideWithoutPolkit(userID: userID) { return decision }
+        let who = Self.describe(userID, (try? NameService.user(id: userID))?.name)
         guard let seatDenial = seats.status(ofUser: userID).denial else {
             return Decision(isAllowed: true, reason: "\(who) has an active session on a seat")
         }
@@ -59,5 +78,9 @@ struct ClaimPolicy: Sendable {
                 + "(\(listed)); a system service that needs the sensors without a session: add its user to "
                 + "ClaimUsers= in /etc/orientd/orientd.conf and reload orientd"
         )
+    }
+
+    private static func describe(_ userID: UInt32, _ name: String?) -> String {
+        "uid \(userID)" + (name.map { " (\($0))" } ?? "")
     }
 }

@@ -19,15 +19,14 @@ import Glibc
 #endif
 
 extension SensorProxyService {
-    /// One bus client's claim of one sensor: for the accelerometer its generation identity, and the `sd_bus_track`
+    /// One bus client's claim of one sensor: for the accelerometer its generation identity, and the watch
     /// that tells when its unique name leaves the bus.
     final class Claim {
         let name: String
         let id: ClientID?
         let pid: Int?
         let command: String?
-        private let track: OpaquePointer
-        private let onGone: (String) -> Void
+        private let watch: BusNameWatch
 
         init(
             name: String,
@@ -38,33 +37,8 @@ extension SensorProxyService {
         ) throws(BusError) {
             self.name = name
             self.id = id
-            self.onGone = onGone
             (pid, command) = Self.identify(message)
-            var track: OpaquePointer?
-            try BusError.check(
-                sd_bus_track_new(
-                    bus,
-                    &track,
-                    { _, userdata in
-                        guard let userdata else { return 0 }
-                        let claim = Unmanaged<Claim>.fromOpaque(userdata).takeUnretainedValue()
-                        claim.onGone(claim.name)
-                        return 0
-                    },
-                    nil
-                ),
-                "sd_bus_track_new"
-            )
-            self.track = try BusError.returned(track, by: "sd_bus_track_new")
-            // Unretained: the service keeps the claim while it lives, and deinit drops the track with it.
-            sd_bus_track_set_userdata(self.track, Unmanaged.passUnretained(self).toOpaque())
-            try BusError.check(sd_bus_track_add_name(self.track, name), "sd_bus_track_add_name", name)
-        }
-
-        deinit {
-            // Safe inside the track's own handler: sd-bus holds a reference while it dispatches.
-            sd_bus_track_set_userdata(track, nil)
-            sd_bus_track_unref(track)
+            watch = try BusNameWatch(name: name, bus: bus, gone: onGone)
         }
 
         /// The sender's process id and command name, when the bus tells them (for `status` and the log).

@@ -29,9 +29,10 @@ import Glibc
 /// `begin`, until it calls `ReleaseAccelerometer` or leaves the bus (an `sd_bus_track` per claim); its claim is
 /// answered once the first reading is in (`SensorProxyPublisher+FirstReading.swift`). The ambient light sensor,
 /// the proximity sensor and the compass each run while at least one bus client claims them (`ClaimLight`,
-/// `ClaimProximity`, `ClaimCompass`), and their first claim reads them before it is answered. As with
-/// iio-sensor-proxy, only root, the user of an active seat session and the users of `[DBus] ClaimUsers=` may claim
-/// (``ClaimPolicy``).
+/// `ClaimProximity`, `ClaimCompass`), and their first claim reads them before it is answered. As iio-sensor-proxy
+/// 3.7 and later, it asks polkit whether a client may claim (``PolkitAuthority``), after root and the users of
+/// `[DBus] ClaimUsers=`, who may; where polkit does not answer, its own rules decide as polkit's defaults would: the
+/// user of an active seat session may (``ClaimPolicy``).
 final class SensorProxyService {
     static let busName = "net.hadess.SensorProxy"
     static let objectPath = "/net/hadess/SensorProxy"
@@ -45,8 +46,11 @@ final class SensorProxyService {
     private let logger: Logger
     private var slots: [OpaquePointer] = []
     private var tables: [UnsafeMutablePointer<sd_bus_vtable>] = []
-    /// Who may claim a sensor (root, seat users, `[DBus] ClaimUsers=`); the daemon replaces it on reload.
+    /// Who may claim a sensor without polkit (root, `[DBus] ClaimUsers=`), and, where polkit does not answer, by
+    /// orientd's own rules (seat users); the daemon replaces it on reload.
     var claimPolicy: ClaimPolicy
+    /// polkit, asked about each claim that ``claimPolicy`` does not allow by itself; nil off the bus.
+    private var polkit: PolkitAuthority?
 
     /// Shows the engine's state as it is now, publishes the objects on `publisher`'s connection and takes the name;
     /// on failure logs why and stays off the bus (`status` tells).
@@ -60,6 +64,7 @@ final class SensorProxyService {
         guard let connection = publisher.connection else { return }
         do {
             try publish(on: connection)
+            polkit = try PolkitAuthority(connection: connection, delegate: self, logger: logger)
             try connection.requestName(Self.busName)
             publisher.nameOwned()
         } catch {
@@ -73,6 +78,8 @@ final class SensorProxyService {
 
     /// Off the bus for good: the objects go, then the publisher's claims and connection.
     func shutDown() {
+        polkit?.shutDown()
+        polkit = nil
         for slot in slots { sd_bus_slot_unref(slot) }
         slots.removeAll()
         publisher.shutDown()
@@ -141,42 +148,60 @@ final class SensorProxyService {
         guard let sender = sd_bus_message_get_sender(message).map({ String(cString: $0) }),
             let sensor = ProxySensor(method: member)
         else { return orientd_bus_reply_empty(message) }
-        if member.hasPrefix("Claim") {
-            if let denial = refusal(of: sensor, by: sender, message: message) {
-                var error = sd_bus_error()
-                defer { sd_bus_error_free(&error) }
-                sd_bus_error_set(&error, "org.freedesktop.DBus.Error.AccessDenied", denial)
-                return sd_bus_reply_method_error(message, &error)
-            }
-            // A claim that cannot be followed is refused, so that the client knows and may claim again.
-            if let refused = claim(sensor, by: sender, message: message) { return -refused }
-            if sensor == .accelerometer, !publisher.accelerometerHasAnswer { return publisher.answerLater(message) }
-        } else {
+        guard member.hasPrefix("Claim") else {
             release(sensor, of: sender, reason: member)
+            return orientd_bus_reply_empty(message)
         }
-        return orientd_bus_reply_empty(message)
-    }
-
-    /// Why `sender` may not claim `sensor` (logged as a warning), or nil when ``claimPolicy`` allows it.
-    private func refusal(of sensor: ProxySensor, by sender: String, message: OpaquePointer) -> String? {
         guard let userID = Self.senderUserID(message) else {
             let reason = "the bus does not tell which user sent the claim, so it cannot be allowed"
+            return answer(message, of: sensor, by: sender, ClaimPolicy.Decision(isAllowed: false, reason: reason))
+        }
+        if let decision = claimPolicy.decideWithoutPolkit(userID: userID) {
+            return answer(message, of: sensor, by: sender, decision, userID: userID)
+        }
+        guard let polkit else {
+            return answer(message, of: sensor, by: sender, claimPolicy.decide(userID: userID), userID: userID)
+        }
+        guard let verdict = polkit.check(message, of: sensor, by: sender) else { return 1 }
+        return answer(message, of: sensor, by: sender, decision(verdict, userID: userID), userID: userID)
+    }
+
+    /// The decision on a claim of `userID` from polkit's verdict; orientd's own rules when polkit gave none.
+    private func decision(_ verdict: PolkitAuthority.Verdict, userID: UInt32) -> ClaimPolicy.Decision {
+        switch verdict {
+        case .authorized: ClaimPolicy.Decision(isAllowed: true, reason: "polkit authorizes \(PolkitAuthority.action)")
+        case .notAuthorized: claimPolicy.polkitDenial(userID: userID)
+        case .noAnswer: claimPolicy.decide(userID: userID)
+        }
+    }
+
+    /// Answers a `Claim…` call by `decision`: `AccessDenied` (and a warning) when refused; else the claim, answered now
+    /// or, for the accelerometer, at its first reading.
+    /// - Returns: the method handler's result.
+    private func answer(
+        _ message: OpaquePointer,
+        of sensor: ProxySensor,
+        by sender: String,
+        _ decision: ClaimPolicy.Decision,
+        userID: UInt32? = nil
+    ) -> Int32 {
+        guard decision.isAllowed else {
             logger.warning(
                 "sensor claim refused",
-                metadata: ["sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "reason": "\(reason)"]
+                metadata: [
+                    "sensor": "\(sensor.rawValue)", "bus_client": "\(sender)",
+                    "uid": "\(userID.map(String.init) ?? "?")", "reason": "\(decision.reason)",
+                ]
             )
-            return reason
+            var error = sd_bus_error()
+            defer { sd_bus_error_free(&error) }
+            sd_bus_error_set(&error, "org.freedesktop.DBus.Error.AccessDenied", decision.reason)
+            return sd_bus_reply_method_error(message, &error)
         }
-        let decision = claimPolicy.decide(userID: userID)
-        guard !decision.isAllowed else { return nil }
-        logger.warning(
-            "sensor claim refused",
-            metadata: [
-                "sensor": "\(sensor.rawValue)", "bus_client": "\(sender)", "uid": "\(userID)",
-                "reason": "\(decision.reason)",
-            ]
-        )
-        return decision.reason
+        // A claim that cannot be followed is refused, so that the client knows and may claim again.
+        if let refused = claim(sensor, by: sender, message: message) { return -refused }
+        if sensor == .accelerometer, !publisher.accelerometerHasAnswer { return publisher.answerLater(message) }
+        return orientd_bus_reply_empty(message)
     }
 
     /// The sender's effective user id as the bus tells it (its real one when the effective one is unknown).
@@ -236,6 +261,9 @@ final class SensorProxyService {
 
     /// The bus went away (dbus-daemon stopped): every claim ends, and the service is off until a restart.
     private func disconnected() {
+        // Claims waiting for polkit go unanswered: there is no bus to answer them on.
+        polkit?.shutDown()
+        polkit = nil
         publisher.answerUnansweredClaims(reason: "the bus disconnected")
         publisher.fail(
             "the system bus disconnected: \(Self.busName) is no longer served (restart orientd once the bus is "
@@ -243,6 +271,25 @@ final class SensorProxyService {
         )
         for (sensor, claimants) in publisher.claims {
             for name in claimants.keys { release(sensor, of: name, reason: "the bus disconnected") }
+        }
+    }
+}
+
+extension SensorProxyService: PolkitAuthorityDelegate {
+    func polkit(
+        _ verdict: PolkitAuthority.Verdict,
+        claim message: OpaquePointer,
+        of sensor: ProxySensor,
+        by sender: String
+    ) {
+        let userID = Self.senderUserID(message)
+        let outcome =
+            userID.map { decision(verdict, userID: $0) }
+            ?? ClaimPolicy.Decision(isAllowed: false, reason: "the bus does not tell which user sent the claim")
+        let result = answer(message, of: sensor, by: sender, outcome, userID: userID)
+        if result < 0 {
+            // What sd-bus does for a handler that fails: an error reply from the errno.
+            _ = sd_bus_reply_method_errno(message, -result, nil)
         }
     }
 }

@@ -31,6 +31,8 @@ struct AppConstraint {
     private var refused: Holding?
     /// The rule a lock sets aside now, so that it is said once.
     private var setAside: Holding?
+    /// Whether the connection to orientd was lost and has not come back yet.
+    private var disconnected = false
 
     private struct Holding: Equatable {
         var app: String
@@ -67,6 +69,37 @@ struct AppConstraint {
         guard isLocked != locked else { return }
         locked = isLocked
         await update(client)
+    }
+
+    /// Says when the connection to orientd is lost, and when orientd is back and the rule is held again (the client
+    /// re-sends the constraint as it reconnects), as the GNOME extension does; a rule orientd now refuses is said and
+    /// tried again at the next change.
+    mutating func connection(_ state: OrientClient.ConnectionState, on client: OrientClient) async {
+        switch state {
+        case .reconnecting(attempt: 1):
+            disconnected = true
+            let what = held.map { ": \($0.rule.mask) for \($0.app) is held again once it answers" } ?? ""
+            StandardStreams.error(
+                "orientctl: lost orientd at \(client.socketPath); trying again until it answers\(what)"
+            )
+        case .connected where disconnected:
+            disconnected = false
+            StandardStreams.error("orientctl: connected to orientd again at \(client.socketPath)")
+            guard let held else { return }
+            if await client.constraint == held.rule.mask {
+                StandardStreams.error(
+                    "orientctl: \(held.app) has the focus: holding \(held.rule.mask) again (follow.conf [Apps] line \(held.rule.line))"
+                )
+            } else {
+                StandardStreams.error(
+                    "orientctl: orientd refused to hold \(held.rule.mask) for \(held.app) again; tried again at the next change"
+                )
+                self.held = nil
+                refused = held
+            }
+        default:
+            break
+        }
     }
 
     /// The rule of the focused app, whether or not a lock sets it aside.

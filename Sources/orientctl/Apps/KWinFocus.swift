@@ -34,7 +34,8 @@ struct KWinFocus: AsyncParsableCommand {
             two activations: the constraint is released only when no window has been activated for 0.5 s, so \
             that switching between two windows of a ruled app never drops and takes it again. follow.conf is \
             read again when it changes (at the next activation); a mistake in it is said once, and no app is \
-            ruled until it is corrected. When orientd restarts, the constraint is held again. SIGINT or \
+            ruled until it is corrected. When orientd goes away (a restart), it says so, connects again, and \
+            says when it holds the constraint again. SIGINT or \
             SIGTERM end it with status 0 (the constraint goes with the connection).
             """
     )
@@ -48,6 +49,7 @@ struct KWinFocus: AsyncParsableCommand {
     private enum Input {
         case activated([String?])
         case noWindowSettled(Int)
+        case connection(OrientClient.ConnectionState)
         case busEnded(String)
     }
 
@@ -62,6 +64,9 @@ struct KWinFocus: AsyncParsableCommand {
         }
         bus.serve { why in sink.yield(.busEnded(why)) }
         let client = OrientClient(socketPath: global.socketPath)
+        let connectionStates = Task {
+            for await state in client.connectionStates { sink.yield(.connection(state)) }
+        }
         let environment = ProcessInfo.processInfo.environment
         StandardStreams.error("orientctl: serving \(AppFocusBus.name) on the session bus for orientd's KWin script")
         try await TerminationSignals.runUntilSignalled(signals) {
@@ -87,12 +92,15 @@ struct KWinFocus: AsyncParsableCommand {
                     await apps.focus(nil, on: client)
                 case .noWindowSettled:
                     break
+                case .connection(let state):
+                    await apps.connection(state, on: client)
                 case .busEnded(let why):
                     StandardStreams.error("orientctl: \(why)")
                     return
                 }
             }
         }
+        connectionStates.cancel()
         sink.finish()
         await client.close()
     }
