@@ -60,28 +60,21 @@ public struct PolledChannel: Sendable, Hashable {
         }
     }
 
-    /// The `light` attribute of Apple's SMC (the `applesmc` platform device): iio-sensor-proxy's level of
-    /// `(left,right)`, a `vendor` value, read at iio-sensor-proxy's pace for it (every 8 s).
-    public static let appleSMCLight = hwmonLight(interval: 8)
-
-    /// The `light` attribute, `(left,right)` as Apple's SMC writes it, of another platform or hwmon device that udev
-    /// marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`: the same level, at the pace of the other light sensors (0.8 s), since
-    /// nothing says its reading is as slow as the SMC's.
-    public static let platformLight = hwmonLight(interval: PolledSensorKind.light.defaultInterval)
-
-    /// The `light` attribute in Apple's SMC's `(left,right)` form, read every `interval` seconds.
-    private static func hwmonLight(interval: Double) -> PolledChannel {
-        PolledChannel(
-            kind: .light,
-            attribute: "light",
-            scale: 1,
-            offset: 0,
-            unit: .vendor,
-            nearLevel: nil,
-            interval: interval,
-            encoding: .appleSMCLight
-        )
-    }
+    /// The `light` attribute, `(left,right)`, of Apple's SMC (the `applesmc` platform device, or a hwmon device), or
+    /// of another platform or hwmon device that udev marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`: iio-sensor-proxy's level,
+    /// the larger of the two / 255 × 100, a `vendor` value. Read every 0.4 s while claimed, so that a change shows
+    /// within half a second, as with iio-sensor-proxy 3.9, whose tests read it every 0.5 s (its pace on a machine is
+    /// 8 s); the event loop may fire the timer up to 0.05 s late.
+    public static let hwmonLight = PolledChannel(
+        kind: .light,
+        attribute: "light",
+        scale: 1,
+        offset: 0,
+        unit: .vendor,
+        nearLevel: nil,
+        interval: 0.4,
+        encoding: .appleSMCLight
+    )
 
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
     /// - Parameters:

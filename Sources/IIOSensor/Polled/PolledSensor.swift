@@ -288,10 +288,7 @@ public final class PolledSensor {
             .filter { access($0.syspath + "/light", F_OK) == 0 }
             .sorted(by: { $0.syspath < $1.syspath })
         guard let device = candidates.first(where: hwmonALS) ?? candidates.first else { return nil }
-        // Apple's SMC (the applesmc platform device, or a hwmon device) at its slow pace; another marked platform
-        // device at the pace of the other lights.
-        let isOtherPlatform = platform.contains { $0.syspath == device.syspath } && !isAppleSMC(device)
-        return (device.syspath, isOtherPlatform ? .platformLight : .appleSMCLight)
+        return (device.syspath, .hwmonLight)
     }
 
     /// Whether a platform device is Apple's SMC (its modalias or its driver).
