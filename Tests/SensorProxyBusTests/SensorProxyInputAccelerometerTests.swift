@@ -28,16 +28,15 @@ extension EmulatedDeviceTests {
             }
         }
 
-        /// Right after start, before any claim, `AccelerometerOrientation` is the pose the device is held in, from
-        /// the axes' values read once at discovery (EVIOCGABS), as iio-sensor-proxy shows it; the node is closed
-        /// again at once, so nothing wakes the daemon for it afterwards. Marked by udev with iio-sensor-proxy's
-        /// `IIO_SENSOR_PROXY_TYPE=input-accel` alone, the evdev node is an accelerometer too.
-        @Test(arguments: [(Posture.leftUp, "left-up"), (.bottomUp, "bottom-up"), (.normal, "normal")])
-        func thePoseIsReadAtDiscoveryBeforeAnyClaim(posture: Posture, pose: String) async throws {
+        /// Before any claim `AccelerometerOrientation` is `undefined`, as with iio-sensor-proxy 3.9 (test_input_accel):
+        /// the node is not even opened. Marked by udev with iio-sensor-proxy's `IIO_SENSOR_PROXY_TYPE=input-accel`
+        /// alone, the evdev node is an accelerometer too.
+        @Test(arguments: [false, true])
+        func theOrientationIsUndefinedBeforeAnyClaim(markedBySensorProxyTypeOnly: Bool) async throws {
             var fixture = InputAccelerometerFixture(mountMatrix: "0, 1, 0; -1, 0, 0; 0, 0, 1")
-            let raw = fixture.raw(for: posture.reading)
+            let raw = fixture.raw(for: Posture.leftUp.reading)
             fixture.initial = AxisValues(x: Int32(raw.x), y: Int32(raw.y), z: Int32(raw.z))
-            fixture.markedBySensorProxyTypeOnly = posture == .normal
+            fixture.markedBySensorProxyTypeOnly = markedBySensorProxyTypeOnly
             let testbed = Testbed()
             try fixture.add(to: testbed)
             let bus = try await PrivateSystemBus(testbed: testbed)
@@ -47,13 +46,43 @@ extension EmulatedDeviceTests {
             )
             #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<true>")
             #expect(
-                try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'\(pose)'>",
+                try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'undefined'>",
                 "\(daemon.process.report)"
             )
-            #expect(!Self.holds(daemon.process.pid, node), "nobody claims: the node is closed again")
-            // The socket's state is not changed by it: nobody generates, the device orientation is unknown.
-            let state = try await daemon.connect().call("get")
-            #expect(state.state?["device"]?.string == "unknown", "\(state)")
+            #expect(!Self.holds(daemon.process.pid, node), "nobody claims: the node is closed")
+            #expect(await daemon.stop() == .exited(0))
+        }
+
+        /// iio-sensor-proxy 3.9's test_input_accel replays a node that answers only the axes' `EVIOCGABS` (its
+        /// recording of its own driver, which asks for nothing else): `undefined` before the claim, the pose once
+        /// claimed, read with `EVIOCGABS` at the sensor's rate while claimed and not at all after the release.
+        @Test func aNodeThatAnswersOnlyTheAxesIsReadWhileClaimed() async throws {
+            var fixture = InputAccelerometerFixture(mountMatrix: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+            let raw = fixture.raw(for: Posture.bottomUp.reading)
+            fixture.initial = AxisValues(x: Int32(raw.x), y: Int32(raw.y), z: Int32(raw.z))
+            fixture.answersAxesOnly = true
+            let testbed = Testbed()
+            try fixture.add(to: testbed)
+            let bus = try await PrivateSystemBus(testbed: testbed)
+            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\n")
+            let node = try FileManager.default.destinationOfSymbolicLink(
+                atPath: testbed.rootDirectory + fixture.deviceNode
+            )
+            #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<true>")
+            #expect(try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'undefined'>")
+
+            let client = try BusClient(address: bus.address)
+            try client.call("ClaimAccelerometer")
+            #expect(
+                try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'bottom-up'>",
+                "\(daemon.process.report)"
+            )
+            #expect(Self.holds(daemon.process.pid, node), "claimed: the node is open")
+            try client.call("ReleaseAccelerometer")
+            #expect(
+                await daemon.process.waitUntil("the node is closed") { !Self.holds(daemon.process.pid, node) },
+                "\(daemon.process.report)"
+            )
             #expect(await daemon.stop() == .exited(0))
         }
 
