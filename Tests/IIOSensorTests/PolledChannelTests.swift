@@ -171,6 +171,27 @@ import Testing
         #expect(Self.find(.light, ["in_illuminance_0_raw": "1\n"]) == nil)
     }
 
+    /// An input device's `capabilities/sw`, as the kernel writes its bit mask: `SW_FRONT_PROXIMITY` is switch 11.
+    @Test(arguments: [
+        ("10e00\n", true), ("804", true), ("800", true), ("1 800\n", true), ("4", false), ("0\n", false),
+        ("800 0", false), ("", false), ("xyz", false),
+    ])
+    func theFrontProximitySwitchAmongAnInputDevicesSwitches(switches: String, has: Bool) {
+        #expect(PolledChannel.hasFrontProximity(switches: switches) == has)
+    }
+
+    @Test func aProximitySwitchIsNearWhileOnAndFarWhileOff() {
+        let channel = PolledChannel.frontProximitySwitch(node: "/dev/input/event2")
+        #expect(channel.switchNode == "/dev/input/event2")
+        var threshold = ProximityThreshold(nearLevel: channel.nearLevel ?? 0)
+        // Each reading decides at once, whatever came before it.
+        let readings = [1.0, 0, 1, 1, 0, 0].map { threshold.update(raw: $0) }
+        #expect(readings == [true, false, true, true, false, false])
+        threshold.reset()
+        let afresh = threshold.update(raw: 0)
+        #expect(!afresh)
+    }
+
     @Test func theCompassHeadingIsInDegreesAfterScaleAndOffset() throws {
         let channel = try #require(
             Self.find(

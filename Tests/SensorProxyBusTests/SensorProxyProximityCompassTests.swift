@@ -103,6 +103,62 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
+        /// iio-sensor-proxy 3.9's test_iio_poll_proximity0: the channel indexed, its near level shared by type.
+        @Test func anIndexedProximityChannel() async throws {
+            var sensor = PolledSensorFixture.proximitySensor(raw: 256, nearLevel: 128)
+            sensor.attributes = sensor.attributes.map { $0.0 == "in_proximity_raw" ? ("in_proximity0_raw", $0.1) : $0 }
+            let setup = try await Setup(devices: [sensor])
+            #expect(try await setup.bus.property("HasProximity", testbed: setup.testbed) == "<true>", "\(setup.report)")
+            #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<false>")
+            let client = try BusClient(address: setup.bus.address)
+            try client.call("ClaimProximity")
+            #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<true>")
+            try setup.testbed.replaceAttribute(sensor.syspath, "in_proximity0_raw", "0")
+            try await setup.bus.waitForProperty(
+                "ProximityNear",
+                "<false>",
+                testbed: setup.testbed,
+                context: setup.report
+            )
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
+        /// iio-sensor-proxy 3.9's test_input_proximity: a proximity sensor of the input subsystem
+        /// (`SW_FRONT_PROXIMITY`) whose node answers only `EVIOCGSW`. Served before any claim (far until read), read
+        /// through its events while claimed, and closed again once released.
+        @Test func aProximitySwitchOfTheInputSubsystem() async throws {
+            let sensor = ProximitySwitchFixture(initiallyNear: true)
+            let testbed = Testbed()
+            try sensor.add(to: testbed)
+            let bus = try await PrivateSystemBus(testbed: testbed)
+            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\n")
+            let node = try FileManager.default.destinationOfSymbolicLink(
+                atPath: testbed.rootDirectory + sensor.deviceNode
+            )
+            let report = { "\(daemon.process.report)\n\(bus.process.report)" }
+            #expect(try await bus.property("HasProximity", testbed: testbed) == "<true>", "\(report())")
+            #expect(try await bus.property("ProximityNear", testbed: testbed) == "<false>")
+            #expect(!SensorProxyInputAccelerometerTests.holds(daemon.process.pid, node), "nobody claims: closed")
+
+            // The claim is answered with the switch's state, asked when the node opens.
+            let client = try BusClient(address: bus.address)
+            try client.call("ClaimProximity")
+            #expect(try await bus.property("ProximityNear", testbed: testbed) == "<true>", "\(report())")
+            try testbed.write(ProximitySwitchFixture.report(near: false), to: sensor.deviceNode)
+            try await bus.waitForProperty("ProximityNear", "<false>", testbed: testbed, context: report())
+            try testbed.write(ProximitySwitchFixture.report(near: true), to: sensor.deviceNode)
+            try await bus.waitForProperty("ProximityNear", "<true>", testbed: testbed, context: report())
+
+            try client.call("ReleaseProximity")
+            #expect(
+                await daemon.process.waitUntil("the node is closed") {
+                    !SensorProxyInputAccelerometerTests.holds(daemon.process.pid, node)
+                },
+                "\(report())"
+            )
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         @Test func aProximitySensorWithoutANearLevelIsNotServed() async throws {
             let setup = try await Setup(devices: [PolledSensorFixture.proximitySensor(raw: 500)])
             #expect(try await setup.bus.property("HasProximity", testbed: setup.testbed) == "<false>")

@@ -141,11 +141,11 @@ final class BufferedLightCapture {
             } catch .interrupted {
                 continue
             } catch {
-                owner.bufferFailed(SensorError.call("read(\(buffer.node))", device: device, errno: error))
+                owner.captureFailed(SensorError.call("read(\(buffer.node))", device: device, errno: error))
                 return
             }
             guard count > 0 else {
-                owner.bufferFailed(SensorError(.deviceGone, operation: "read(\(buffer.node))", device: device))
+                owner.captureFailed(SensorError(.deviceGone, operation: "read(\(buffer.node))", device: device))
                 return
             }
             pending += count
@@ -161,6 +161,6 @@ final class BufferedLightCapture {
                 pending = rest
             }
         }
-        if let last { owner.buffered(buffer.value(ofRaw: last)) }
+        if let last { owner.captured(buffer.value(ofRaw: last)) }
     }
 }

@@ -36,6 +36,9 @@ public struct PolledChannel: Sendable, Hashable {
     /// The buffer read instead of polling while claimed (`acpi-als`); nil for a sensor that is polled. The attribute
     /// then gives the first reading, and the readings while the buffer cannot be read.
     public var buffer: LightBuffer?
+    /// The evdev node of a proximity sensor of the input subsystem (``frontProximitySwitch(node:)``), read through its
+    /// events instead of polling; nil for the other sensors.
+    public var switchNode: String?
 
     /// How a polled attribute's text is written.
     public enum Encoding: Sendable, Hashable {
@@ -75,6 +78,31 @@ public struct PolledChannel: Sendable, Hashable {
         interval: 0.4,
         encoding: .appleSMCLight
     )
+
+    /// A proximity sensor of the input subsystem: the switch `SW_FRONT_PROXIMITY` of the evdev node `node`, on (1)
+    /// while something is near and off (0) otherwise. Its near level of ½ decides each reading at once: the margin
+    /// (``ProximityThreshold``) never delays a 1 or a 0.
+    public static func frontProximitySwitch(node: String) -> PolledChannel {
+        var channel = PolledChannel(
+            kind: .proximity,
+            attribute: "SW_FRONT_PROXIMITY",
+            scale: 1,
+            offset: 0,
+            unit: nil,
+            nearLevel: 0.5,
+            interval: PolledSensorKind.proximity.defaultInterval
+        )
+        channel.switchNode = node
+        return channel
+    }
+
+    /// Whether an input device's switches (its `capabilities/sw`: hexadecimal words, the highest first, as the kernel
+    /// writes a bit mask) include `SW_FRONT_PROXIMITY` (switch 11).
+    public static func hasFrontProximity(switches: String) -> Bool {
+        let words = switches.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let lowest = words.last, let bits = UInt64(lowest, radix: 16) else { return false }
+        return bits >> 11 & 1 == 1
+    }
 
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
     /// - Parameters:
