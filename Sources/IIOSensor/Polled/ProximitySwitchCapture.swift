@@ -35,9 +35,8 @@ final class ProximitySwitchCapture {
     private unowned let owner: PolledSensor
     private var file: FileDescriptor?
     private var source: IOSource?
-    /// The events read; a partial one stays at the start until the rest comes.
-    private var events: [input_event]
-    private var pendingBytes = 0
+    /// The events read.
+    private var reader = RecordReader(recordSize: MemoryLayout<input_event>.stride, recordsPerRead: eventsPerRead)
     /// The switch's state when the node was opened: 1 near, 0 far.
     let initial: Double
 
@@ -46,7 +45,6 @@ final class ProximitySwitchCapture {
     init(devnode: String, loop: EventLoop, owner: PolledSensor) throws(SensorError) {
         self.devnode = devnode
         self.owner = owner
-        events = [input_event](repeating: input_event(), count: Self.eventsPerRead)
         let file: FileDescriptor
         do throws(Errno) {
             file = try FileDescriptor.open(devnode, O_RDONLY | O_NONBLOCK)
@@ -82,45 +80,21 @@ final class ProximitySwitchCapture {
     /// Reads until the node would block, and hands on the switch's last state among the events read.
     private func drain() {
         guard let file else { return }
-        let size = MemoryLayout<input_event>.stride
         var last: Double?
-        while true {
-            let start = pendingBytes
-            let result = events.withUnsafeMutableBytes { all in
-                Result { () throws(Errno) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
-                }
+        let outcome = reader.drain(file) { record in
+            let event = record.loadUnaligned(as: input_event.self)
+            if event.type == EvdevState.switchEvent, UInt32(event.code) == EvdevState.frontProximity {
+                last = event.value == 0 ? 0 : 1
             }
-            let count: Int
-            do {
-                count = try result.get()
-            } catch .wouldBlock {
-                break
-            } catch .interrupted {
-                continue
-            } catch {
-                owner.captureFailed(SensorError.call("read", device: devnode, errno: error))
-                return
-            }
-            guard count > 0 else {
-                owner.captureFailed(SensorError(.deviceGone, operation: "read", device: devnode))
-                return
-            }
-            pendingBytes += count
-            let complete = pendingBytes / size
-            for index in 0..<complete {
-                let event = events[index]
-                if event.type == EvdevState.switchEvent, UInt32(event.code) == EvdevState.frontProximity {
-                    last = event.value == 0 ? 0 : 1
-                }
-            }
-            let rest = pendingBytes - complete * size
-            if rest > 0 {
-                events.withUnsafeMutableBytes { all in
-                    all.baseAddress!.copyMemory(from: all.baseAddress! + complete * size, byteCount: rest)
-                }
-            }
-            pendingBytes = rest
+        }
+        switch outcome {
+        case .drained: break
+        case .failed(let error):
+            owner.captureFailed(SensorError.call("read", device: devnode, errno: error))
+            return
+        case .ended:
+            owner.captureFailed(SensorError(.deviceGone, operation: "read", device: devnode))
+            return
         }
         if let last { owner.captured(last) }
     }
