@@ -85,6 +85,40 @@ package enum EmulatedEvdevNode {
         }
     }
 
+    /// The umockdev description of an input device with switches (`EV_SYN`, `EV_SW`; `switches`, the kernel's
+    /// `capabilities/sw` bit mask) and its evdev node `event<eventNumber>`, both marked by udev's input_id
+    /// `ID_INPUT_SWITCH=1` when `udevMarksSwitch`.
+    static func switchDescription(
+        inputSyspath: String,
+        eventNumber: Int,
+        name: String,
+        switches: UInt16,
+        udevMarksSwitch: Bool
+    ) -> String {
+        let marks = udevMarksSwitch ? "\nE: ID_INPUT_SWITCH=1" : ""
+        return """
+            P: \(inputSyspath.dropFirst(4))
+            E: SUBSYSTEM=input
+            E: ID_INPUT=1\(marks)
+            A: name=\(name)\\n
+            A: capabilities/ev=21\\n
+            A: capabilities/sw=\(String(switches, radix: 16))\\n
+
+            P: \(inputSyspath.dropFirst(4))/event\(eventNumber)
+            N: input/event\(eventNumber)
+            E: DEVNAME=/dev/input/event\(eventNumber)
+            E: SUBSYSTEM=input
+            E: ID_INPUT=1\(marks)
+            A: dev=13:\(64 + eventNumber)\\n
+
+            """
+    }
+
+    /// The events the kernel sends when switch `code` changes: `EV_SW`, then `SYN_REPORT`.
+    package static func switchReport(code: UInt16, on: Bool) -> [UInt8] {
+        inputEvent(type: 0x05, code: code, value: on ? 1 : 0) + inputEvent(type: 0, code: 0, value: 0)
+    }
+
     /// One `struct input_event` of a 64-bit machine: a zero timeval (two longs), type, code, value (little-endian).
     package static func inputEvent(type: UInt16, code: UInt16, value: Int32) -> [UInt8] {
         [UInt8](repeating: 0, count: 16) + withUnsafeBytes(of: type.littleEndian, Array.init)

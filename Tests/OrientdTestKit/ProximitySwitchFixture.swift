@@ -25,41 +25,24 @@ package struct ProximitySwitchFixture {
     package var eventNumber = 2
     /// Whether something is near when the daemon opens the node (the kernel's EVIOCGSW answer).
     package var initiallyNear = false
-    /// The sysfs folder of the input device's parent.
-    package var parentPath = "/sys/devices/platform/gpio-keys"
 
     package init(initiallyNear: Bool = false) {
         self.initiallyNear = initiallyNear
     }
 
-    /// The input device's sysfs path.
-    package var inputSyspath: String { parentPath + "/input/input\(inputNumber)" }
-    /// The evdev node's sysfs path.
-    package var syspath: String { inputSyspath + "/event\(eventNumber)" }
     /// The device node.
     package var deviceNode: String { "/dev/input/event\(eventNumber)" }
 
     /// The umockdev description: the input device with its switches (`capabilities/sw` 804: switches 2 and 11) and
     /// its evdev node.
     package var description: String {
-        """
-        P: \(inputSyspath.dropFirst(4))
-        E: SUBSYSTEM=input
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
-        A: name=gpio-keys\\n
-        A: capabilities/ev=21\\n
-        A: capabilities/sw=804\\n
-
-        P: \(syspath.dropFirst(4))
-        N: input/event\(eventNumber)
-        E: DEVNAME=\(deviceNode)
-        E: SUBSYSTEM=input
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
-        A: dev=13:\(64 + eventNumber)\\n
-
-        """
+        EmulatedEvdevNode.switchDescription(
+            inputSyspath: "/sys/devices/platform/gpio-keys/input/input\(inputNumber)",
+            eventNumber: eventNumber,
+            name: "gpio-keys",
+            switches: 0x804,
+            udevMarksSwitch: true
+        )
     }
 
     /// Adds the sensor to `testbed` with its ioctl record; `announce` sends the `add` uevents of hotplug.
@@ -75,7 +58,6 @@ package struct ProximitySwitchFixture {
 
     /// The events the kernel sends when the switch changes: `EV_SW` `SW_FRONT_PROXIMITY`, then `SYN_REPORT`.
     package static func report(near: Bool) -> [UInt8] {
-        EmulatedEvdevNode.inputEvent(type: 0x05, code: 0x0b, value: near ? 1 : 0)
-            + EmulatedEvdevNode.inputEvent(type: 0, code: 0, value: 0)
+        EmulatedEvdevNode.switchReport(code: 0x0b, on: near)
     }
 }

@@ -128,35 +128,29 @@ extension EmulatedDeviceTests {
         /// through its events while claimed, and closed again once released.
         @Test func aProximitySwitchOfTheInputSubsystem() async throws {
             let sensor = ProximitySwitchFixture(initiallyNear: true)
-            let testbed = Testbed()
-            try sensor.add(to: testbed)
-            let bus = try await PrivateSystemBus(testbed: testbed)
-            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\n")
-            let node = try FileManager.default.destinationOfSymbolicLink(
-                atPath: testbed.rootDirectory + sensor.deviceNode
-            )
-            let report = { "\(daemon.process.report)\n\(bus.process.report)" }
-            #expect(try await bus.property("HasProximity", testbed: testbed) == "<true>", "\(report())")
-            #expect(try await bus.property("ProximityNear", testbed: testbed) == "<false>")
-            #expect(!SensorProxyInputAccelerometerTests.holds(daemon.process.pid, node), "nobody claims: closed")
+            let setup = try await SensorProxyInputAccelerometerTests.EvdevSetup(deviceNode: sensor.deviceNode) {
+                try sensor.add(to: $0)
+            }
+            #expect(try await setup.property("HasProximity") == "<true>", "\(setup.report)")
+            #expect(try await setup.property("ProximityNear") == "<false>")
+            #expect(!setup.isOpen, "nobody claims: the node is closed")
 
             // The claim is answered with the switch's state, asked when the node opens.
-            let client = try BusClient(address: bus.address)
+            let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimProximity")
-            #expect(try await bus.property("ProximityNear", testbed: testbed) == "<true>", "\(report())")
-            try testbed.write(ProximitySwitchFixture.report(near: false), to: sensor.deviceNode)
-            try await bus.waitForProperty("ProximityNear", "<false>", testbed: testbed, context: report())
-            try testbed.write(ProximitySwitchFixture.report(near: true), to: sensor.deviceNode)
-            try await bus.waitForProperty("ProximityNear", "<true>", testbed: testbed, context: report())
-
+            #expect(try await setup.property("ProximityNear") == "<true>", "\(setup.report)")
+            for near in [false, true] {
+                try setup.testbed.write(ProximitySwitchFixture.report(near: near), to: sensor.deviceNode)
+                try await setup.bus.waitForProperty(
+                    "ProximityNear",
+                    near ? "<true>" : "<false>",
+                    testbed: setup.testbed,
+                    context: setup.report
+                )
+            }
             try client.call("ReleaseProximity")
-            #expect(
-                await daemon.process.waitUntil("the node is closed") {
-                    !SensorProxyInputAccelerometerTests.holds(daemon.process.pid, node)
-                },
-                "\(report())"
-            )
-            #expect(await daemon.stop() == .exited(0))
+            await setup.waitUntilClosed()
+            #expect(await setup.daemon.stop() == .exited(0))
         }
 
         @Test func aProximitySensorWithoutANearLevelIsNotServed() async throws {
