@@ -120,7 +120,8 @@ extension EmulatedDeviceTests {
             #expect(child.outputLines.dropFirst(2).first == "t,x,y,z,bx,by,bz", "\(child.report)")
             #expect(rows().allSatisfy { $0.count == 7 })
             let baseRow = try #require(rows().first { $0[1].isEmpty })
-            #expect(baseRow[4...].compactMap { Double($0) } == [0, 0, 9.8066], "the base's own reading")
+            // The base's own reading, in systemd's frame: flat, keyboard up, it reads z -g.
+            #expect(baseRow[4...].compactMap { Double($0) } == [0, 0, -9.8066], "the base's own reading")
             let displayRow = try #require(rows().first { $0[4].isEmpty })
             #expect(displayRow[1...3].compactMap { Double($0) } == [0, -9.8066, 0])
         }
