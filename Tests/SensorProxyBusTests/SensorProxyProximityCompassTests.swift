@@ -84,13 +84,18 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
-        @Test func theDriversNearLevelAndAClaimAnsweredWithTheReading() async throws {
-            let sensor = PolledSensorFixture.proximitySensor(raw: 500, nearLevel: 200)
+        /// The driver's near level; with `in_proximity0_raw`, the channel indexed and its near level shared by type
+        /// (`in_proximity_nearlevel`), as in iio-sensor-proxy 3.9's test_iio_poll_proximity0.
+        @Test(arguments: ["in_proximity_raw", "in_proximity0_raw"])
+        func theDriversNearLevelAndAClaimAnsweredWithTheReading(channel: String) async throws {
+            var sensor = PolledSensorFixture.proximitySensor(raw: 500, nearLevel: 200)
+            sensor.attributes = sensor.attributes.map { $0.0 == "in_proximity_raw" ? (channel, $0.1) : $0 }
             let setup = try await Setup(devices: [sensor])
+            #expect(try await setup.bus.property("HasProximity", testbed: setup.testbed) == "<true>", "\(setup.report)")
             let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimProximity")
             #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<true>")
-            try setup.testbed.replaceAttribute(sensor.syspath, "in_proximity_raw", "30")
+            try setup.testbed.replaceAttribute(sensor.syspath, channel, "30")
             try await setup.bus.waitForProperty(
                 "ProximityNear",
                 "<false>",
@@ -100,26 +105,6 @@ extension EmulatedDeviceTests {
             #expect(try await setup.claimants()[client.uniqueName] == ["proximity"])
             try client.call("ReleaseProximity")
             try await setup.waitForClaimants(0)
-            #expect(await setup.daemon.stop() == .exited(0))
-        }
-
-        /// iio-sensor-proxy 3.9's test_iio_poll_proximity0: the channel indexed, its near level shared by type.
-        @Test func anIndexedProximityChannel() async throws {
-            var sensor = PolledSensorFixture.proximitySensor(raw: 256, nearLevel: 128)
-            sensor.attributes = sensor.attributes.map { $0.0 == "in_proximity_raw" ? ("in_proximity0_raw", $0.1) : $0 }
-            let setup = try await Setup(devices: [sensor])
-            #expect(try await setup.bus.property("HasProximity", testbed: setup.testbed) == "<true>", "\(setup.report)")
-            #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<false>")
-            let client = try BusClient(address: setup.bus.address)
-            try client.call("ClaimProximity")
-            #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<true>")
-            try setup.testbed.replaceAttribute(sensor.syspath, "in_proximity0_raw", "0")
-            try await setup.bus.waitForProperty(
-                "ProximityNear",
-                "<false>",
-                testbed: setup.testbed,
-                context: setup.report
-            )
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
