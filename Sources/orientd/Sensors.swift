@@ -204,6 +204,10 @@ struct Sensors: ParsableCommand {
                 "\(channel.attribute) (Apple SMC, (left,right)): the larger / 255 × 100, vendor, every "
                 + "\(number(channel.interval)) s while claimed"
         }
+        if let node = channel.switchNode {
+            read =
+                "\(node) switch SW_FRONT_PROXIMITY: near while on, asked when claimed and then as the kernel sends it"
+        }
         if let buffer = channel.buffer {
             let scan = "(raw + \(number(buffer.offset))) × \(number(buffer.scale)), lux"
             read =

@@ -35,8 +35,8 @@ import Testing
         // iio-sensor-proxy divides in single precision: 200 / 255 prints as 78.431374, not 78.431373.
         #expect(String(format: "%f", try AppleSMCLight(parsing: "(200,51)\n").level) == "78.431374")
         #expect(String(format: "%f", try AppleSMCLight(parsing: "(12,34)\n").level) == "13.333334")
-        #expect(abs(PolledChannel.appleSMCLight.value(ofText: "(51,0)\n")! - 20) < 1e-5)
-        #expect(PolledChannel.appleSMCLight.unit == .vendor)
+        #expect(abs(PolledChannel.hwmonLight.value(ofText: "(51,0)\n")! - 20) < 1e-5)
+        #expect(PolledChannel.hwmonLight.unit == .vendor)
     }
 
     @Test(arguments: [
@@ -55,7 +55,7 @@ import Testing
     ])
     func aTextThatIsNotAReadingIsAClearError(text: String, reason: AppleSMCLightError.Reason) {
         #expect(throws: AppleSMCLightError(text: text, reason: reason)) { try AppleSMCLight(parsing: text) }
-        #expect(PolledChannel.appleSMCLight.value(ofText: text) == nil, "nothing is served from \(text)")
+        #expect(PolledChannel.hwmonLight.value(ofText: text) == nil, "nothing is served from \(text)")
     }
 
     @Test func theMessageShowsTheTextAndWhatIsWrong() {

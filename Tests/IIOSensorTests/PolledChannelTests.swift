@@ -122,6 +122,76 @@ import Testing
         #expect(Self.find(.proximity, ["in_proximity_raw": "0\n", "in_proximity_nearlevel": "0\n"]) == nil)
     }
 
+    /// iio-sensor-proxy 3.9's test_iio_poll_proximity0: an indexed proximity channel whose near level is shared by
+    /// type, as several drivers name them.
+    @Test func anIndexedProximityChannelWithTheNearLevelSharedByType() throws {
+        let channel = try #require(
+            Self.find(.proximity, ["in_proximity0_raw": "256\n", "in_proximity_nearlevel": "128\n"])
+        )
+        #expect(channel.attribute == "in_proximity0_raw")
+        #expect(channel.nearLevel == 128)
+        let own = try #require(
+            Self.find(
+                .proximity,
+                ["in_proximity1_raw": "1\n", "in_proximity1_nearlevel": "40\n", "in_proximity_nearlevel": "9\n"]
+            )
+        )
+        #expect(own.attribute == "in_proximity1_raw")
+        #expect(own.nearLevel == 40, "the channel's own attribute goes before the shared one")
+    }
+
+    /// The kernel's names of a channel's attributes: its own, then shared by type, by direction, by the device.
+    @Test(arguments: [
+        (["in_illuminance0_raw": "5\n", "in_illuminance0_scale": "2\n", "in_illuminance_scale": "3\n"], 10.0),
+        (["in_illuminance0_raw": "5\n", "in_illuminance_scale": "3\n", "in_scale": "4\n"], 15.0),
+        (["in_illuminance2_raw": "5\n", "in_scale": "4\n", "scale": "7\n"], 20.0),
+        (["in_illuminance1_raw": "5\n", "scale": "7\n"], 35.0),
+    ])
+    func anIndexedLightTakesItsScaleFromTheNearestName(attributes: [String: String], lux: Double) throws {
+        let channel = try #require(Self.find(.light, attributes))
+        #expect(channel.attribute.hasPrefix("in_illuminance"))
+        #expect(channel.unit == .lux)
+        #expect(channel.value(ofText: "5\n") == lux)
+    }
+
+    @Test func indexedProcessedLightIntensityAndCompass() throws {
+        let lux = try #require(Self.find(.light, ["in_illuminance1_input": "3\n", "integration_time": "0.2\n"]))
+        #expect(lux.attribute == "in_illuminance1_input")
+        #expect(lux.interval == 0.2, "an integration time shared by the whole device sets the pace")
+        let intensity = try #require(Self.find(.light, ["in_intensity0_both_raw": "3\n", "in_intensity_scale": "2\n"]))
+        #expect(intensity.attribute == "in_intensity0_both_raw")
+        #expect(intensity.unit == .vendor)
+        #expect(intensity.scale == 2)
+        let compass = try #require(
+            Self.find(.compass, ["in_rot0_from_north_magnetic_tilt_comp_raw": "90\n", "in_rot_scale": "0.5\n"])
+        )
+        #expect(compass.value(ofText: "90\n") == 45)
+        // An index beyond those looked for, or a name the kernel never writes, is no channel.
+        #expect(Self.find(.proximity, ["in_proximity9_raw": "1\n", "in_proximity_nearlevel": "5\n"]) == nil)
+        #expect(Self.find(.light, ["in_illuminance_0_raw": "1\n"]) == nil)
+    }
+
+    /// An input device's `capabilities/sw`, as the kernel writes its bit mask: `SW_FRONT_PROXIMITY` is switch 11.
+    @Test(arguments: [
+        ("10e00\n", true), ("804", true), ("800", true), ("1 800\n", true), ("4", false), ("0\n", false),
+        ("800 0", false), ("", false), ("xyz", false),
+    ])
+    func theFrontProximitySwitchAmongAnInputDevicesSwitches(switches: String, has: Bool) {
+        #expect(PolledChannel.hasFrontProximity(switches: switches) == has)
+    }
+
+    @Test func aProximitySwitchIsNearWhileOnAndFarWhileOff() {
+        let channel = PolledChannel.frontProximitySwitch(node: "/dev/input/event2")
+        #expect(channel.switchNode == "/dev/input/event2")
+        var threshold = ProximityThreshold(nearLevel: channel.nearLevel ?? 0)
+        // Each reading decides at once, whatever came before it.
+        let readings = [1.0, 0, 1, 1, 0, 0].map { threshold.update(raw: $0) }
+        #expect(readings == [true, false, true, true, false, false])
+        threshold.reset()
+        let afresh = threshold.update(raw: 0)
+        #expect(!afresh)
+    }
+
     @Test func theCompassHeadingIsInDegreesAfterScaleAndOffset() throws {
         let channel = try #require(
             Self.find(

@@ -140,6 +140,9 @@ package struct AccelerometerFixture: Sendable {
     /// Locations by source.
     package var locations: [LocationSource: String] = [:]
     package var raw = AxisValues<Int64>(x: 0, y: -1000, z: 0)
+    /// The index of the accelerometer channels, for a driver that indexes them (`in_accel0_x_raw`, the scan element
+    /// `in_accel0_x`); nil for none. Attributes shared by type (`in_accel_scale`) keep their name.
+    package var channelIndex: Int?
     /// Further sysfs attributes, written as given (plus the newline).
     package var extraAttributes: [(String, String)] = []
     /// Further udev properties.
@@ -206,9 +209,9 @@ package struct AccelerometerFixture: Sendable {
         if let location = locations[.udev] { lines.append("E: ACCEL_LOCATION=\(location)") }
         lines += extraProperties.map { "E: \($0.0)=\($0.1)" }
 
-        for axis in Axis.allCases { attributes.append(("in_accel_\(axis)_raw", "\(raw[axis])")) }
-        attributes += Self.calibrationAttributes(scale, suffix: "scale")
-        attributes += Self.calibrationAttributes(offset, suffix: "offset")
+        for axis in Axis.allCases { attributes.append((channel(axis) + "_raw", "\(raw[axis])")) }
+        attributes += calibrationAttributes(scale, suffix: "scale")
+        attributes += calibrationAttributes(offset, suffix: "offset")
         if let samplingFrequency { attributes.append((samplingFrequencyAttribute, samplingFrequency)) }
         if let available = samplingFrequencyAvailable {
             attributes.append((samplingFrequencyAttribute + "_available", available))
@@ -233,7 +236,7 @@ package struct AccelerometerFixture: Sendable {
     private var bufferAttributes: [(String, String)] {
         var attributes = [("buffer/enable", "0"), ("buffer/length", "16"), ("buffer/watermark", "1")]
         if trigger.exists { attributes.append(("trigger/current_trigger", "")) }
-        var channels = Axis.allCases.map { ("in_accel_\($0)", axes[$0]) }
+        var channels = Axis.allCases.map { (channel($0), axes[$0]) }
         if let timestamp { channels.append(("in_timestamp", timestamp)) }
         for (channel, element) in channels {
             attributes += [
@@ -245,10 +248,15 @@ package struct AccelerometerFixture: Sendable {
         return attributes
     }
 
-    private static func calibrationAttributes(_ calibration: Calibration, suffix: String) -> [(String, String)] {
+    /// The name of the channel of `axis`, as its attributes and scan element begin: `in_accel_x`, `in_accel0_x`.
+    private func channel(_ axis: Axis) -> String {
+        "in_accel\(channelIndex.map { String($0) } ?? "")_\(axis)"
+    }
+
+    private func calibrationAttributes(_ calibration: Calibration, suffix: String) -> [(String, String)] {
         switch calibration {
         case .none: []
-        case .perAxis(let values): Axis.allCases.map { ("in_accel_\($0)_\(suffix)", values[$0]) }
+        case .perAxis(let values): Axis.allCases.map { (channel($0) + "_\(suffix)", values[$0]) }
         case .shared(let value): [("in_accel_\(suffix)", value)]
         case .device(let value): [(suffix, value)]
         }

@@ -20,8 +20,7 @@
 package enum EmulatedEvdevNode {
     /// The ioctl record of a device named `name`: version, id, name, the event-type bitmaps (`eventTypes`; `axes`
     /// among the absolute axes and `switches` among the switches; nothing else), the properties, no keys or LEDs
-    /// held, the switches held (`switchState`), and then `EVIOCGABS` of each of `absInfo` (code 0, 1, …): the six
-    /// fields of `struct input_absinfo` (value, minimum, maximum, fuzz, flat, resolution).
+    /// held, the switches held (`switchState`), and then `EVIOCGABS` of each of `absInfo` (``axesRecord(_:)``).
     static func ioctlRecord(
         name: String,
         eventTypes: UInt8,
@@ -50,12 +49,24 @@ package enum EmulatedEvdevNode {
             "EVIOCGLED(0) 8 \(hex([], size: 8))",
             "EVIOCGSW(0) 8 \(hex([switchState], size: 8))",
         ]
-        for (code, fields) in absInfo.enumerated() {
+        return lines.joined(separator: "\n") + "\n" + axesRecord(absInfo)
+    }
+
+    /// The ioctl record of `EVIOCGABS` of each of `absInfo` (code 0, 1, …): the six fields of `struct input_absinfo`
+    /// (value, minimum, maximum, fuzz, flat, resolution). Alone, it is the record of a node that answers nothing else,
+    /// as a recording of a program that asks only for the axes (iio-sensor-proxy's input accelerometer driver).
+    static func axesRecord(_ absInfo: [[Int32]]) -> String {
+        absInfo.enumerated().map { code, fields in
             // struct input_absinfo: six s32, little-endian.
             let bytes = fields.flatMap { withUnsafeBytes(of: $0.littleEndian, Array.init) }
-            lines.append("EVIOCGABS(\(code)) 0 \(hex(bytes, size: 24))")
-        }
-        return lines.joined(separator: "\n") + "\n"
+            return "EVIOCGABS(\(code)) 0 \(hex(bytes, size: 24))\n"
+        }.joined()
+    }
+
+    /// The ioctl record of a node that answers only `EVIOCGSW`, with the switches held (`switchState`), as a recording
+    /// of a program that asks only for the switches (iio-sensor-proxy's input proximity driver).
+    static func switchesRecord(_ switchState: UInt16) -> String {
+        "EVIOCGSW(0) 8 \(hex(withUnsafeBytes(of: switchState.littleEndian, Array.init), size: 8))\n"
     }
 
     /// Adds the devices of `description` to `testbed` and `ioctlRecord` to `deviceNode`; `announce` sends the `add`
@@ -72,6 +83,40 @@ package enum EmulatedEvdevNode {
         if announce {
             for syspath in syspaths { try testbed.uevent(syspath, action: "add") }
         }
+    }
+
+    /// The umockdev description of an input device with switches (`EV_SYN`, `EV_SW`; `switches`, the kernel's
+    /// `capabilities/sw` bit mask) and its evdev node `event<eventNumber>`, both marked by udev's input_id
+    /// `ID_INPUT_SWITCH=1` when `udevMarksSwitch`.
+    static func switchDescription(
+        inputSyspath: String,
+        eventNumber: Int,
+        name: String,
+        switches: UInt16,
+        udevMarksSwitch: Bool
+    ) -> String {
+        let marks = udevMarksSwitch ? "\nE: ID_INPUT_SWITCH=1" : ""
+        return """
+            P: \(inputSyspath.dropFirst(4))
+            E: SUBSYSTEM=input
+            E: ID_INPUT=1\(marks)
+            A: name=\(name)\\n
+            A: capabilities/ev=21\\n
+            A: capabilities/sw=\(String(switches, radix: 16))\\n
+
+            P: \(inputSyspath.dropFirst(4))/event\(eventNumber)
+            N: input/event\(eventNumber)
+            E: DEVNAME=/dev/input/event\(eventNumber)
+            E: SUBSYSTEM=input
+            E: ID_INPUT=1\(marks)
+            A: dev=13:\(64 + eventNumber)\\n
+
+            """
+    }
+
+    /// The events the kernel sends when switch `code` changes: `EV_SW`, then `SYN_REPORT`.
+    package static func switchReport(code: UInt16, on: Bool) -> [UInt8] {
+        inputEvent(type: 0x05, code: code, value: on ? 1 : 0) + inputEvent(type: 0, code: 0, value: 0)
     }
 
     /// One `struct input_event` of a 64-bit machine: a zero timeval (two longs), type, code, value (little-endian).

@@ -41,6 +41,9 @@ package struct InputAccelerometerFixture {
     package var markedBySensorProxyTypeOnly = false
     /// The sysfs folder of the input device's parent.
     package var parentPath = "/sys/devices/platform/lis3lv02d"
+    /// Whether the node answers only the axes' `EVIOCGABS`, not libevdev's queries of the device, as in a recording of
+    /// a program that asks for nothing else (iio-sensor-proxy's test of its input accelerometer driver).
+    package var answersAxesOnly = false
 
     package init(
         mountMatrix: String? = nil,
@@ -90,6 +93,7 @@ package struct InputAccelerometerFixture {
     package var ioctlRecord: String {
         // struct input_absinfo of each axis: value, minimum, maximum, fuzz, flat, resolution.
         let absInfo = [initial.x, initial.y, initial.z].map { [$0, -range, range, 18, 18, resolution] }
+        if answersAxesOnly { return EmulatedEvdevNode.axesRecord(absInfo) }
         return EmulatedEvdevNode.ioctlRecord(
             name: name,
             eventTypes: 0x09,

@@ -64,25 +64,14 @@ package struct TabletSwitchFixture {
     /// The umockdev description: the input device with its capabilities (EV_SYN, EV_SW; ``switchBits``), and its
     /// evdev node, both with udev's `ID_INPUT_SWITCH` when ``udevMarksSwitch``.
     package var description: String {
-        """
-        P: \(inputSyspath.dropFirst(4))
-        E: SUBSYSTEM=input
-        E: ID_INPUT=1\(switchProperty)
-        A: name=\(name)\\n
-        A: capabilities/ev=21\\n
-        A: capabilities/sw=\(String(switchBits, radix: 16))\\n
-
-        P: \(syspath.dropFirst(4))
-        N: input/event\(eventNumber)
-        E: DEVNAME=\(deviceNode)
-        E: SUBSYSTEM=input
-        E: ID_INPUT=1\(switchProperty)
-        A: dev=13:\(64 + eventNumber)\\n
-
-        """
+        EmulatedEvdevNode.switchDescription(
+            inputSyspath: inputSyspath,
+            eventNumber: eventNumber,
+            name: name,
+            switches: UInt16(switchBits),
+            udevMarksSwitch: udevMarksSwitch
+        )
     }
-
-    private var switchProperty: String { udevMarksSwitch ? "\nE: ID_INPUT_SWITCH=1" : "" }
 
     /// The ioctl record: version, id, name, the event-type bitmaps (EV_SYN and EV_SW; ``switchBits`` among the
     /// switches; nothing else), no properties, no keys or LEDs held, and the switch state.
@@ -109,11 +98,7 @@ package struct TabletSwitchFixture {
 
     /// Flips the switch: an `EV_SW SW_TABLET_MODE` event and its `SYN_REPORT`, as the kernel sends them.
     package func set(tablet: Bool, on testbed: Testbed) throws {
-        try testbed.write(
-            EmulatedEvdevNode.inputEvent(type: 0x05, code: 0x01, value: tablet ? 1 : 0)
-                + EmulatedEvdevNode.inputEvent(type: 0, code: 0, value: 0),
-            to: deviceNode
-        )
+        try testbed.write(EmulatedEvdevNode.switchReport(code: 0x01, on: tablet), to: deviceNode)
     }
 
     /// Sends `SYN_DROPPED`, as the kernel does when a reader's buffer overflowed: events were lost, and the reader

@@ -87,7 +87,7 @@ extension EmulatedDeviceTests {
             #expect(output.contains("applesmc.768 — ambient light (LightLevel), served on D-Bus"), "\(output)")
             #expect(
                 Self.field(output, device: "applesmc.768", "read")
-                    == "light (Apple SMC, (left,right)): the larger / 255 × 100, vendor, every 8 s while claimed",
+                    == "light (Apple SMC, (left,right)): the larger / 255 × 100, vendor, every 0.4 s while claimed",
                 "\(output)"
             )
             #expect(Self.field(output, device: "applesmc.768", "sysfs") == smc.syspath, "\(output)")

@@ -59,7 +59,7 @@ extension EmulatedDeviceTests {
                 },
                 "\(monitor.report)"
             )
-            // A change is read at the next poll (every 8 s, iio-sensor-proxy's pace for this sensor).
+            // A change is read at the next poll (every 0.4 s while claimed).
             try setup.testbed.replaceAttribute(smc.lightSyspath, "light", "(200,51)")
             #expect(
                 await monitor.waitUntil("monitor-sensor prints the new level", timeout: .seconds(20)) {

@@ -84,13 +84,18 @@ extension EmulatedDeviceTests {
             #expect(await setup.daemon.stop() == .exited(0))
         }
 
-        @Test func theDriversNearLevelAndAClaimAnsweredWithTheReading() async throws {
-            let sensor = PolledSensorFixture.proximitySensor(raw: 500, nearLevel: 200)
+        /// The driver's near level; with `in_proximity0_raw`, the channel indexed and its near level shared by type
+        /// (`in_proximity_nearlevel`), as in iio-sensor-proxy 3.9's test_iio_poll_proximity0.
+        @Test(arguments: ["in_proximity_raw", "in_proximity0_raw"])
+        func theDriversNearLevelAndAClaimAnsweredWithTheReading(channel: String) async throws {
+            var sensor = PolledSensorFixture.proximitySensor(raw: 500, nearLevel: 200)
+            sensor.attributes = sensor.attributes.map { $0.0 == "in_proximity_raw" ? (channel, $0.1) : $0 }
             let setup = try await Setup(devices: [sensor])
+            #expect(try await setup.bus.property("HasProximity", testbed: setup.testbed) == "<true>", "\(setup.report)")
             let client = try BusClient(address: setup.bus.address)
             try client.call("ClaimProximity")
             #expect(try await setup.bus.property("ProximityNear", testbed: setup.testbed) == "<true>")
-            try setup.testbed.replaceAttribute(sensor.syspath, "in_proximity_raw", "30")
+            try setup.testbed.replaceAttribute(sensor.syspath, channel, "30")
             try await setup.bus.waitForProperty(
                 "ProximityNear",
                 "<false>",
@@ -100,6 +105,36 @@ extension EmulatedDeviceTests {
             #expect(try await setup.claimants()[client.uniqueName] == ["proximity"])
             try client.call("ReleaseProximity")
             try await setup.waitForClaimants(0)
+            #expect(await setup.daemon.stop() == .exited(0))
+        }
+
+        /// iio-sensor-proxy 3.9's test_input_proximity: a proximity sensor of the input subsystem
+        /// (`SW_FRONT_PROXIMITY`) whose node answers only `EVIOCGSW`. Served before any claim (far until read), read
+        /// through its events while claimed, and closed again once released.
+        @Test func aProximitySwitchOfTheInputSubsystem() async throws {
+            let sensor = ProximitySwitchFixture(initiallyNear: true)
+            let setup = try await SensorProxyInputAccelerometerTests.EvdevSetup(deviceNode: sensor.deviceNode) {
+                try sensor.add(to: $0)
+            }
+            #expect(try await setup.property("HasProximity") == "<true>", "\(setup.report)")
+            #expect(try await setup.property("ProximityNear") == "<false>")
+            #expect(!setup.isOpen, "nobody claims: the node is closed")
+
+            // The claim is answered with the switch's state, asked when the node opens.
+            let client = try BusClient(address: setup.bus.address)
+            try client.call("ClaimProximity")
+            #expect(try await setup.property("ProximityNear") == "<true>", "\(setup.report)")
+            for near in [false, true] {
+                try setup.testbed.write(ProximitySwitchFixture.report(near: near), to: sensor.deviceNode)
+                try await setup.bus.waitForProperty(
+                    "ProximityNear",
+                    near ? "<true>" : "<false>",
+                    testbed: setup.testbed,
+                    context: setup.report
+                )
+            }
+            try client.call("ReleaseProximity")
+            await setup.waitUntilClosed()
             #expect(await setup.daemon.stop() == .exited(0))
         }
 

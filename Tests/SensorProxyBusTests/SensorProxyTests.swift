@@ -313,6 +313,34 @@ extension EmulatedDeviceTests {
             #expect(await daemon.stop() == .exited(0))
         }
 
+        /// A driver that indexes its accelerometer channels (`in_accel0_x_raw`), polled as iio-sensor-proxy's
+        /// test_iio_poll_accel polls its accelerometer: undefined before the claim, the pose after it, and turns
+        /// followed.
+        @Test func anAccelerometerWithIndexedChannels() async throws {
+            var fixture = AccelerometerFixture()
+            fixture.capture = .pollOnly
+            fixture.channelIndex = 0
+            let testbed = Testbed()
+            try testbed.add(fixture.description)
+            let bus = try await PrivateSystemBus(testbed: testbed)
+            let daemon = try await bus.daemon(testbed: testbed, configuration: "[DBus]\nCompat=yes\n")
+            let context = "\(daemon.process.report)\n\(bus.process.report)"
+            #expect(try await bus.property("HasAccelerometer", testbed: testbed) == "<true>", "\(context)")
+            #expect(try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'undefined'>")
+            let client = try BusClient(address: bus.address)
+            try client.call("ClaimAccelerometer")
+            #expect(try await bus.property("AccelerometerOrientation", testbed: testbed) == "<'normal'>", "\(context)")
+            try testbed.replaceAttribute(fixture.syspath, "in_accel0_x_raw", "-1000")
+            try testbed.replaceAttribute(fixture.syspath, "in_accel0_y_raw", "0")
+            try await bus.waitForProperty(
+                "AccelerometerOrientation",
+                "<'right-up'>",
+                testbed: testbed,
+                context: context
+            )
+            #expect(await daemon.stop() == .exited(0))
+        }
+
         @Test func theBusGoingAwayEndsEveryClaim() async throws {
             var setup = try await Setup()
             let client = try BusClient(address: setup.bus.address)

@@ -44,7 +44,8 @@ extension EmulatedDeviceTests {
             #expect(try await setup.bus.property("LightLevelUnit", testbed: setup.testbed) == "<'vendor'>")
             // iio-sensor-proxy's level: the brighter of the two / 255 × 100.
             #expect(try await setup.lightLevel() == SensorProxyLightSourceTests.smcLevel(128, 128), "\(setup.report)")
-            // Read at the pace of the other light sensors, not the SMC's 8 s.
+            // iio-sensor-proxy 3.9's test_hwmon_light: a change is shown at the next poll (every 0.4 s while
+            // claimed), waited for here as an event.
             try setup.testbed.replaceAttribute(light.syspath, "light", "(255,255)")
             try await setup.waitForLightLevel(100)
             try client.call("ReleaseLight")

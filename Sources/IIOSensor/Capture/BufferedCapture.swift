@@ -105,7 +105,8 @@ final class BufferedCapture: Capture {
             savedHysteresis: settings.savedHysteresis
         )
 
-        guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z"),
+        guard let x = device.accelerometerChannel("x"), let y = device.accelerometerChannel("y"),
+            let z = device.accelerometerChannel("z"),
             let xFormat = x.format, let yFormat = y.format, let zFormat = z.format
         else {
             throw SensorError(

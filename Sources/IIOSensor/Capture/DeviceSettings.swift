@@ -48,7 +48,7 @@ struct DeviceSettings {
             let file = settings.sysfs.flatMap { sysfs in fileName(attribute, device).flatMap { sysfs.read($0) } }
             settings.frequency = (attribute, file ?? (try? read(attribute, device)) ?? "")
         }
-        if let channel = device.channel("accel_x"), channel.hasAttribute("hysteresis") {
+        if let channel = device.accelerometerChannel("x"), channel.hasAttribute("hysteresis") {
             settings.hysteresis = try? channel.readAttribute("hysteresis")
         }
         return settings
@@ -74,7 +74,7 @@ struct DeviceSettings {
                 )
             }
         }
-        if hysteresis != nil, let channel = device.channel("accel_x") {
+        if hysteresis != nil, let channel = device.accelerometerChannel("x") {
             do {
                 try channel.writeAttribute("hysteresis", "0")
             } catch {
@@ -104,7 +104,7 @@ struct DeviceSettings {
     /// - Returns: whether the device now has `value` (compared as numbers: `5` and `5.000000` are one).
     @discardableResult
     func setHysteresis(_ device: IIODevice, _ value: String) -> Bool {
-        guard hysteresis != nil, let channel = device.channel("accel_x") else { return false }
+        guard hysteresis != nil, let channel = device.accelerometerChannel("x") else { return false }
         do {
             try channel.writeAttribute("hysteresis", value)
             let now = try channel.readAttribute("hysteresis")
@@ -140,7 +140,7 @@ struct DeviceSettings {
         if let frequency, !frequency.text.isEmpty, (try? Self.read(frequency.attribute, device)) != frequency.text {
             try? Self.write(frequency.attribute, device, frequency.text)
         }
-        if let hysteresis, let channel = device.channel("accel_x"),
+        if let hysteresis, let channel = device.accelerometerChannel("x"),
             (try? channel.readAttribute("hysteresis")) != hysteresis
         {
             try? channel.writeAttribute("hysteresis", hysteresis)
@@ -149,8 +149,8 @@ struct DeviceSettings {
 
     private static func frequencyAttribute(_ device: IIODevice) -> Attribute? {
         if device.hasAttribute("sampling_frequency") { return .device("sampling_frequency") }
-        if let channel = device.channel("accel_x"), channel.hasAttribute("sampling_frequency") {
-            return .channel("accel_x", "sampling_frequency")
+        if let id = device.accelerometerChannelID("x"), device.channel(id)?.hasAttribute("sampling_frequency") == true {
+            return .channel(id, "sampling_frequency")
         }
         return nil
     }

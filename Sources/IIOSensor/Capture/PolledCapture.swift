@@ -72,7 +72,8 @@ final class PolledCapture: Capture {
         giveUpAfter: Double,
         owner: AccelerometerSensor
     ) throws(SensorError) {
-        guard let x = device.channel("accel_x"), let y = device.channel("accel_y"), let z = device.channel("accel_z")
+        guard let x = device.accelerometerChannel("x"), let y = device.accelerometerChannel("y"),
+            let z = device.accelerometerChannel("z")
         else {
             throw SensorError(
                 .badAttribute,

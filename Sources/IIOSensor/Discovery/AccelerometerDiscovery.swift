@@ -66,8 +66,7 @@ public struct AccelerometerDiscovery: Sendable {
         var skipped: [Skipped] = []
         for device in context.devices {
             if device.isTrigger { continue }
-            guard device.channel("accel_x") != nil, device.channel("accel_y") != nil, device.channel("accel_z") != nil
-            else {
+            guard ["x", "y", "z"].allSatisfy({ device.accelerometerChannel($0) != nil }) else {
                 skipped.append(Skipped(id: device.id, name: device.name, reason: "no accel x/y/z channels"))
                 continue
             }
@@ -172,9 +171,9 @@ public struct AccelerometerDiscovery: Sendable {
         let brokenMatrix =
             matrixSource.hasPrefix("identity") && !rejected.isEmpty ? rejected.joined(separator: "; ") : nil
 
-        let x = device.channel("accel_x")
-        let y = device.channel("accel_y")
-        let z = device.channel("accel_z")
+        let x = device.accelerometerChannel("x")
+        let y = device.accelerometerChannel("y")
+        let z = device.accelerometerChannel("z")
         // Buffered capture needs x, y and z as scan elements and a device node to read scans from
         // (poll-only drivers have neither); without udev, trust the scan elements.
         let scanElements = [x, y, z].allSatisfy { $0?.isScanElement == true }
@@ -242,7 +241,7 @@ public struct AccelerometerDiscovery: Sendable {
         var values: [Double] = []
         var source = ""
         for axis in ["x", "y", "z"] {
-            guard let channel = device.channel("accel_" + axis), channel.hasAttribute("scale") else { break }
+            guard let channel = device.accelerometerChannel(axis), channel.hasAttribute("scale") else { break }
             do {
                 values.append(
                     try KernelNumber.parse(
@@ -274,7 +273,7 @@ public struct AccelerometerDiscovery: Sendable {
     static func offset(_ device: IIODevice, warnings: inout [String]) -> Vector3 {
         var values: [Double] = [0, 0, 0]
         for (index, axis) in ["x", "y", "z"].enumerated() {
-            guard let channel = device.channel("accel_" + axis), channel.hasAttribute("offset") else { continue }
+            guard let channel = device.accelerometerChannel(axis), channel.hasAttribute("offset") else { continue }
             do {
                 values[index] = try KernelNumber.parse(
                     channel.readAttribute("offset"),
@@ -295,7 +294,7 @@ public struct AccelerometerDiscovery: Sendable {
         if device.hasAttribute("mount_matrix"), let value = try? device.readAttribute("mount_matrix") {
             candidates.append(("sysfs mount_matrix", value))
         }
-        if let channel = device.channel("accel_x"), channel.hasAttribute("mount_matrix"),
+        if let channel = device.accelerometerChannel("x"), channel.hasAttribute("mount_matrix"),
             let value = try? channel.readAttribute("mount_matrix")
         {
             candidates.append(("sysfs in_accel_mount_matrix", value))
@@ -312,7 +311,7 @@ public struct AccelerometerDiscovery: Sendable {
     static func frequencies(_ device: IIODevice) -> (Double?, [Double]) {
         func read(_ name: String) -> String? {
             if device.hasAttribute(name) { return try? device.readAttribute(name) }
-            if let channel = device.channel("accel_x"), channel.hasAttribute(name) {
+            if let channel = device.accelerometerChannel("x"), channel.hasAttribute(name) {
                 return try? channel.readAttribute(name)
             }
             return nil

@@ -38,6 +38,22 @@ struct IIODevice {
         iio_device_find_channel(pointer, id, false).map { IIOChannel(pointer: $0, device: self) }
     }
 
+    /// The id of the accelerometer channel of `axis` (`x`, `y`, `z`): `accel_x`, or, on a device whose driver indexes
+    /// its accelerometer channels (`in_accel0_x_raw`, which libiio names `accel0_x`), that of the first index whose
+    /// x channel exists; nil without an accelerometer channel.
+    func accelerometerChannelID(_ axis: String) -> String? {
+        for prefix in ["accel"] + (0...IIOChannelName.highestIndex).map({ "accel\($0)" })
+        where channel(prefix + "_x") != nil {
+            return prefix + "_" + axis
+        }
+        return nil
+    }
+
+    /// The accelerometer channel of `axis` (``accelerometerChannelID(_:)``).
+    func accelerometerChannel(_ axis: String) -> IIOChannel? {
+        accelerometerChannelID(axis).flatMap { channel($0) }
+    }
+
     /// Every channel.
     var channels: [IIOChannel] {
         (0..<iio_device_get_channels_count(pointer)).compactMap { index in

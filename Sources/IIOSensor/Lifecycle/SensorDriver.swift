@@ -28,15 +28,11 @@ protocol SensorDriver: AnyObject {
     /// udev changed the device in use (a `change` uevent); true when the sensor dealt with it, false to have it
     /// treated as any other event.
     func deviceChanged() -> Bool
-    /// The device in use was removed while the sensor was not wanted; the shell has forgotten it and then tells the
-    /// delegate that the discovery changed.
-    func deviceRemoved()
 }
 
 extension SensorDriver {
     func concerns(_ sysname: String) -> Bool { true }
     func deviceChanged() -> Bool { false }
-    func deviceRemoved() {}
 }
 
 /// The sources of one capture, held by the capturing phase of a ``SensorShell``.

@@ -266,7 +266,6 @@ final class SensorShell<Driver: SensorDriver> {
             accelerometer = nil
             (retryAt, consecutiveFailures) = (nil, 0)
             if isStopped { phase = .stopped(retryDue: nil) }
-            driver.deviceRemoved()
             delegate.accelerometerDiscoveryChanged(at: location)
         case .add, .change, .bind:
             guard driver.concerns(sysname) else { return }

@@ -42,9 +42,8 @@ final class BufferedLightCapture {
     private var savedEnable: String?
     /// Whether the device was changed and is to be put back.
     private var changed = false
-    /// The bytes read; those of a scan split across reads stay at its start until the rest comes.
-    private var bytes: [UInt8]
-    private var pending = 0
+    /// The scans read.
+    private var reader: RecordReader
 
     /// Configures the device and watches its node.
     /// - Parameters:
@@ -61,7 +60,7 @@ final class BufferedLightCapture {
         self.sysfs = SysfsAttributes(path: syspath)
         self.device = syspath.split(separator: "/").last.map(String.init) ?? syspath
         self.owner = owner
-        bytes = [UInt8](repeating: 0, count: buffer.scanSize * Self.scansPerRead)
+        reader = RecordReader(recordSize: buffer.scanSize, recordsPerRead: Self.scansPerRead)
         savedEnables = sysfs.list("scan_elements").filter { $0.hasSuffix("_en") }.compactMap { name in
             sysfs.read("scan_elements/" + name).map { ("scan_elements/" + name, $0) }
         }
@@ -124,43 +123,17 @@ final class BufferedLightCapture {
     /// Reads until the node would block, and hands on the last complete scan read.
     private func drain() {
         guard let file else { return }
-        let size = buffer.scanSize
         var last: Int64?
-        while true {
-            let start = pending
-            let result = bytes.withUnsafeMutableBytes { all in
-                Result { () throws(Errno) in
-                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
-                }
-            }
-            let count: Int
-            do {
-                count = try result.get()
-            } catch .wouldBlock {
-                break
-            } catch .interrupted {
-                continue
-            } catch {
-                owner.bufferFailed(SensorError.call("read(\(buffer.node))", device: device, errno: error))
-                return
-            }
-            guard count > 0 else {
-                owner.bufferFailed(SensorError(.deviceGone, operation: "read(\(buffer.node))", device: device))
-                return
-            }
-            pending += count
-            let complete = pending / size
-            if complete > 0 {
-                last = bytes.withUnsafeBytes { buffer.format.decode($0.baseAddress! + (complete - 1) * size) }
-                let rest = pending - complete * size
-                if rest > 0 {
-                    bytes.withUnsafeMutableBytes { all in
-                        all.baseAddress!.copyMemory(from: all.baseAddress! + complete * size, byteCount: rest)
-                    }
-                }
-                pending = rest
-            }
+        let format = buffer.format
+        switch reader.drain(file, { last = format.decode($0) }) {
+        case .drained: break
+        case .failed(let error):
+            owner.captureFailed(SensorError.call("read(\(buffer.node))", device: device, errno: error))
+            return
+        case .ended:
+            owner.captureFailed(SensorError(.deviceGone, operation: "read(\(buffer.node))", device: device))
+            return
         }
-        if let last { owner.buffered(buffer.value(ofRaw: last)) }
+        if let last { owner.captured(buffer.value(ofRaw: last)) }
     }
 }

@@ -36,6 +36,9 @@ public struct PolledChannel: Sendable, Hashable {
     /// The buffer read instead of polling while claimed (`acpi-als`); nil for a sensor that is polled. The attribute
     /// then gives the first reading, and the readings while the buffer cannot be read.
     public var buffer: LightBuffer?
+    /// The evdev node of a proximity sensor of the input subsystem (``frontProximitySwitch(node:)``), read through its
+    /// events instead of polling; nil for the other sensors.
+    public var switchNode: String?
 
     /// How a polled attribute's text is written.
     public enum Encoding: Sendable, Hashable {
@@ -60,27 +63,45 @@ public struct PolledChannel: Sendable, Hashable {
         }
     }
 
-    /// The `light` attribute of Apple's SMC (the `applesmc` platform device): iio-sensor-proxy's level of
-    /// `(left,right)`, a `vendor` value, read at iio-sensor-proxy's pace for it (every 8 s).
-    public static let appleSMCLight = hwmonLight(interval: 8)
+    /// The `light` attribute, `(left,right)`, of Apple's SMC (the `applesmc` platform device, or a hwmon device), or
+    /// of another platform or hwmon device that udev marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`: iio-sensor-proxy's level,
+    /// the larger of the two / 255 × 100, a `vendor` value. Read every 0.4 s while claimed, so that a change shows
+    /// within half a second, as with iio-sensor-proxy 3.9, whose tests read it every 0.5 s (its pace on a machine is
+    /// 8 s); the event loop may fire the timer up to 0.05 s late.
+    public static let hwmonLight = PolledChannel(
+        kind: .light,
+        attribute: "light",
+        scale: 1,
+        offset: 0,
+        unit: .vendor,
+        nearLevel: nil,
+        interval: 0.4,
+        encoding: .appleSMCLight
+    )
 
-    /// The `light` attribute, `(left,right)` as Apple's SMC writes it, of another platform or hwmon device that udev
-    /// marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`: the same level, at the pace of the other light sensors (0.8 s), since
-    /// nothing says its reading is as slow as the SMC's.
-    public static let platformLight = hwmonLight(interval: PolledSensorKind.light.defaultInterval)
-
-    /// The `light` attribute in Apple's SMC's `(left,right)` form, read every `interval` seconds.
-    private static func hwmonLight(interval: Double) -> PolledChannel {
-        PolledChannel(
-            kind: .light,
-            attribute: "light",
+    /// A proximity sensor of the input subsystem: the switch `SW_FRONT_PROXIMITY` of the evdev node `node`, on (1)
+    /// while something is near and off (0) otherwise. Its near level of ½ decides each reading at once: the margin
+    /// (``ProximityThreshold``) never delays a 1 or a 0.
+    public static func frontProximitySwitch(node: String) -> PolledChannel {
+        var channel = PolledChannel(
+            kind: .proximity,
+            attribute: "SW_FRONT_PROXIMITY",
             scale: 1,
             offset: 0,
-            unit: .vendor,
-            nearLevel: nil,
-            interval: interval,
-            encoding: .appleSMCLight
+            unit: nil,
+            nearLevel: 0.5,
+            interval: PolledSensorKind.proximity.defaultInterval
         )
+        channel.switchNode = node
+        return channel
+    }
+
+    /// Whether an input device's switches (its `capabilities/sw`: hexadecimal words, the highest first, as the kernel
+    /// writes a bit mask) include `SW_FRONT_PROXIMITY` (switch 11).
+    public static func hasFrontProximity(switches: String) -> Bool {
+        let words = switches.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard let lowest = words.last, let bits = UInt64(lowest, radix: 16) else { return false }
+        return bits >> 11 & 1 == 1
     }
 
     /// The channel of `kind` on a device, or nil when it has none (or, for proximity, no near level).
@@ -103,18 +124,20 @@ public struct PolledChannel: Sendable, Hashable {
         }
     }
 
-    /// A processed illuminance (`in_illuminance[0]_input`, lux), a raw one with its scale and offset (lux, or a
-    /// vendor value without a scale), else a raw intensity (`in_intensity_both_raw`, `in_intensity_clear_raw`:
-    /// a vendor value whatever its scale). The pace is the device's integration time when it tells one.
+    /// A processed illuminance (`in_illuminance[N]_input`, lux), a raw one with its scale and offset (lux, or a
+    /// vendor value without a scale), else a raw intensity (`in_intensity[N]_both_raw`, `…_clear_raw`, `…_raw`: a
+    /// vendor value whatever its scale). The pace is the device's integration time when it tells one. Each channel
+    /// may be indexed, and its scale, offset and integration time its own or shared (``IIOChannelName``).
     private static func findLight(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
-        for prefix in ["in_illuminance", "in_illuminance0"] {
-            let interval = attribute(prefix + "_integration_time").flatMap(number).map {
+        let number = { (name: String) in attribute(name).flatMap(Self.number) }
+        for channel in IIOChannelName.forms("illuminance") {
+            let interval = channel.value(of: "integration_time", number).map {
                 min(max($0, intervalRange.lowerBound), intervalRange.upperBound)
             }
-            if exists(prefix + "_input") {
+            if exists(channel.attribute("input")) {
                 return PolledChannel(
                     kind: .light,
-                    attribute: prefix + "_input",
+                    attribute: channel.attribute("input"),
                     scale: 1,
                     offset: 0,
                     unit: .lux,
@@ -122,26 +145,26 @@ public struct PolledChannel: Sendable, Hashable {
                     interval: interval ?? PolledSensorKind.light.defaultInterval
                 )
             }
-            if exists(prefix + "_raw") {
-                let scale = attribute(prefix + "_scale").flatMap(number)
+            if exists(channel.attribute("raw")) {
+                let scale = channel.value(of: "scale", number)
                 return PolledChannel(
                     kind: .light,
-                    attribute: prefix + "_raw",
+                    attribute: channel.attribute("raw"),
                     scale: scale ?? 1,
-                    offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+                    offset: channel.value(of: "offset", number) ?? 0,
                     unit: scale == nil ? .vendor : .lux,
                     nearLevel: nil,
                     interval: interval ?? PolledSensorKind.light.defaultInterval
                 )
             }
         }
-        for prefix in ["in_intensity_both", "in_intensity_clear", "in_intensity"]
-        where exists(prefix + "_raw") {
+        let intensities = ["both", "clear", nil].flatMap { IIOChannelName.forms("intensity", modifier: $0) }
+        for channel in intensities where exists(channel.attribute("raw")) {
             return PolledChannel(
                 kind: .light,
-                attribute: prefix + "_raw",
-                scale: attribute(prefix + "_scale").flatMap(number) ?? 1,
-                offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+                attribute: channel.attribute("raw"),
+                scale: channel.value(of: "scale", number) ?? 1,
+                offset: channel.value(of: "offset", number) ?? 0,
                 unit: .vendor,
                 nearLevel: nil,
                 interval: PolledSensorKind.light.defaultInterval
@@ -150,21 +173,22 @@ public struct PolledChannel: Sendable, Hashable {
         return nil
     }
 
-    /// `in_proximity[0]_raw`, with the near level of udev's `PROXIMITY_NEAR_LEVEL` (set by hwdb) or the device's
-    /// `in_proximity[0]_nearlevel`; a positive level is required, as iio-sensor-proxy requires it.
+    /// `in_proximity[N]_raw`, with the near level of udev's `PROXIMITY_NEAR_LEVEL` (set by hwdb) or the device's
+    /// (`in_proximity[N]_nearlevel`, or shared: `in_proximity_nearlevel` beside `in_proximity0_raw`); a positive level
+    /// is required, as iio-sensor-proxy requires it.
     private static func findProximity(
         exists: (String) -> Bool,
         attribute: (String) -> String?,
         property: (String) -> String?
     ) -> PolledChannel? {
-        for prefix in ["in_proximity", "in_proximity0"] where exists(prefix + "_raw") {
+        for channel in IIOChannelName.forms("proximity") where exists(channel.attribute("raw")) {
             let level =
                 property("PROXIMITY_NEAR_LEVEL").flatMap(number)
-                ?? attribute(prefix + "_nearlevel").flatMap(number)
+                ?? channel.value(of: "nearlevel", { attribute($0).flatMap(Self.number) })
             guard let level, level > 0 else { return nil }
             return PolledChannel(
                 kind: .proximity,
-                attribute: prefix + "_raw",
+                attribute: channel.attribute("raw"),
                 scale: 1,
                 offset: 0,
                 unit: nil,
@@ -175,15 +199,17 @@ public struct PolledChannel: Sendable, Hashable {
         return nil
     }
 
-    /// hid-sensor-magn-3d's tilt-compensated heading from magnetic north, in degrees after its scale and offset.
+    /// hid-sensor-magn-3d's tilt-compensated heading from magnetic north (`in_rot[N]_from_north_magnetic_tilt_comp_raw`),
+    /// in degrees after its scale and offset.
     private static func findCompass(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
-        let prefix = "in_rot_from_north_magnetic_tilt_comp"
-        guard exists(prefix + "_raw") else { return nil }
+        let number = { (name: String) in attribute(name).flatMap(Self.number) }
+        let forms = IIOChannelName.forms("rot", modifier: "from_north_magnetic_tilt_comp")
+        guard let channel = forms.first(where: { exists($0.attribute("raw")) }) else { return nil }
         return PolledChannel(
             kind: .compass,
-            attribute: prefix + "_raw",
-            scale: attribute(prefix + "_scale").flatMap(number) ?? 1,
-            offset: attribute(prefix + "_offset").flatMap(number) ?? 0,
+            attribute: channel.attribute("raw"),
+            scale: channel.value(of: "scale", number) ?? 1,
+            offset: channel.value(of: "offset", number) ?? 0,
             unit: nil,
             nearLevel: nil,
             interval: PolledSensorKind.compass.defaultInterval

@@ -26,7 +26,9 @@ import Glibc
 /// `light` attribute, or a platform device udev marks `IIO_SENSOR_PROXY_TYPE=hwmon-als`) through libudev, a device
 /// udev marks as a sensor of the kind (``SensorProxyType``) before one it does not, followed through hotplug, and read by polling one sysfs attribute on a timer
 /// of the event loop while it runs; an `acpi-als` light sensor with a buffer and a trigger is read through its
-/// buffer instead (``BufferedLightCapture``), and polled when the buffer cannot be set up or fails.
+/// buffer instead (``BufferedLightCapture``), and polled when the buffer cannot be set up or fails. Without an IIO
+/// proximity sensor, an input device with the switch `SW_FRONT_PROXIMITY` is the proximity sensor, read through its
+/// evdev node's events (``ProximitySwitchCapture``).
 ///
 /// Stopped, it holds no timer, no open device and reads nothing. Each reading opens, reads and closes the attribute
 /// (a few system calls at a pace below 2 Hz), so that a file a test rig replaces (umockdev's `set_attribute`) is read
@@ -90,6 +92,8 @@ public final class PolledSensor {
         case polling(TimerSource)
         /// The buffer of a light sensor that has one.
         case buffered(BufferedLightCapture)
+        /// The events of a proximity sensor of the input subsystem.
+        case switchEvents(ProximitySwitchCapture)
     }
 
     /// Whether the sensor is being read.
@@ -99,6 +103,10 @@ public final class PolledSensor {
     /// buffer delivers. Does nothing while running or without a device.
     public func start() {
         guard !isRunning, let device else { return }
+        if let node = device.channel.switchNode {
+            startSwitch(node, syspath: device.syspath)
+            return
+        }
         if let buffer = device.channel.buffer {
             do {
                 reading = .buffered(
@@ -128,6 +136,27 @@ public final class PolledSensor {
         startPolling(device)
     }
 
+    /// Reads the switch's state now and then each change the kernel sends; a node that cannot be read is logged, and
+    /// waits for hotplug.
+    private func startSwitch(_ node: String, syspath: String) {
+        let capture: ProximitySwitchCapture
+        do {
+            capture = try ProximitySwitchCapture(devnode: node, loop: loop, owner: self)
+        } catch {
+            logger.warning(
+                "cannot read the sensor",
+                metadata: ["sensor": "\(kind.rawValue)", "node": "\(node)", "error": "\(error)"]
+            )
+            return
+        }
+        reading = .switchEvents(capture)
+        logger.info(
+            "sensor started",
+            metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(syspath)", "node": "\(node)", "mode": "evdev"]
+        )
+        captured(capture.initial)
+    }
+
     /// Reads now and then on a timer at the channel's pace.
     private func startPolling(_ device: (syspath: String, channel: PolledChannel)) {
         do {
@@ -154,16 +183,26 @@ public final class PolledSensor {
         logger.info("sensor stopped", metadata: ["sensor": "\(kind.rawValue)"])
     }
 
-    /// A reading of the buffer: the last scan of a wake-up, after the channel's offset and scale.
-    func buffered(_ value: Double) {
+    /// A reading of the buffer (the last scan of a wake-up, after the channel's offset and scale), or of a switch.
+    func captured(_ value: Double) {
         readings += 1
         lastFailure = nil
         delegate.polledSensor(self, read: value)
     }
 
-    /// The buffer failed while read: the device is put back and polled instead (or, gone, waits for hotplug).
-    func bufferFailed(_ error: SensorError) {
-        guard let device, case .buffered = reading else { return }
+    /// The buffer or the switch failed while read: a buffer's device is put back and polled instead (or, gone, waits
+    /// for hotplug); a switch's node is closed and waits for hotplug.
+    func captureFailed(_ error: SensorError) {
+        guard let device else { return }
+        if case .switchEvents = reading {
+            endReading()
+            logger.warning(
+                "the sensor cannot be read: waiting for it to come back",
+                metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(device.syspath)", "error": "\(error)"]
+            )
+            return
+        }
+        guard case .buffered = reading else { return }
         endReading()
         logger.warning(
             "the sensor's buffer failed: polling it instead",
@@ -235,13 +274,21 @@ public final class PolledSensor {
 
     /// Ends the way the sensor is read: its source is released, and a buffer's device is put back as it was.
     private func endReading() {
-        if case .buffered(let capture) = reading { capture.stop() }
+        switch reading {
+        case .buffered(let capture): capture.stop()
+        case .switchEvents(let capture): capture.stop()
+        case .polling, nil: break
+        }
         reading = nil
     }
 
     /// The udev subsystems whose devices can be a sensor of `kind`.
     static func subsystems(_ kind: PolledSensorKind) -> [String] {
-        kind == .light ? ["iio", "platform", "hwmon"] : ["iio"]
+        switch kind {
+        case .light: ["iio", "platform", "hwmon"]
+        case .proximity: ["iio", "input"]
+        case .compass: ["iio"]
+        }
     }
 
     /// The first IIO device (by sysfs path) with a channel of `kind` (for light, with its buffer when it is an
@@ -278,6 +325,7 @@ public final class PolledSensor {
             }
             return (device.syspath, channel)
         }
+        if kind == .proximity { return proximitySwitch(udev) }
         guard kind == .light else { return nil }
         // iio-sensor-proxy's hwmon light: Apple's SMC, whose kernel driver shows `light` on its platform device
         // (modalias platform:applesmc), on a hwmon device (where iio-sensor-proxy's udev rule looks), or any platform
@@ -288,10 +336,22 @@ public final class PolledSensor {
             .filter { access($0.syspath + "/light", F_OK) == 0 }
             .sorted(by: { $0.syspath < $1.syspath })
         guard let device = candidates.first(where: hwmonALS) ?? candidates.first else { return nil }
-        // Apple's SMC (the applesmc platform device, or a hwmon device) at its slow pace; another marked platform
-        // device at the pace of the other lights.
-        let isOtherPlatform = platform.contains { $0.syspath == device.syspath } && !isAppleSMC(device)
-        return (device.syspath, isOtherPlatform ? .platformLight : .appleSMCLight)
+        return (device.syspath, .hwmonLight)
+    }
+
+    /// The first evdev node (by number) of an input device with the switch `SW_FRONT_PROXIMITY` (its
+    /// `capabilities/sw`), as iio-sensor-proxy's input proximity driver finds it; nil without one.
+    private static func proximitySwitch(_ udev: Udev) -> (syspath: String, channel: PolledChannel)? {
+        let nodes = udev.devices(subsystem: "input", parentAttributes: ["capabilities/sw"])
+            .filter { $0.sysname.hasPrefix("event") && $0.devnode != nil }
+            .sorted { InputAccelerometerDiscovery.nodeOrder($0.sysname, $1.sysname) }
+        guard
+            let found = nodes.first(where: {
+                PolledChannel.hasFrontProximity(switches: $0.parentAttributes["capabilities/sw"] ?? "")
+            }),
+            let node = found.devnode
+        else { return nil }
+        return (found.syspath, .frontProximitySwitch(node: node))
     }
 
     /// Whether a platform device is Apple's SMC (its modalias or its driver).

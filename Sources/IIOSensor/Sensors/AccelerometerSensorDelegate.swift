@@ -28,9 +28,6 @@ public protocol AccelerometerSensorDelegate: AnyObject {
     /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then); or,
     /// stopped while failed, the retry of that failure is due (it may be started again).
     func accelerometerDiscoveryChanged(at location: SensorLocation)
-    /// The reading of a stopped sensor's accelerometer taken once when it was found (an input accelerometer's
-    /// current axes), calibrated; nil when it has none any more (gone, or nothing usable was read).
-    func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?)
 }
 
 extension AccelerometerSensorDelegate {
@@ -44,7 +41,4 @@ extension AccelerometerSensorDelegate {
 
     /// Nothing: an owner that names no accelerometer while stopped needs no discovery.
     public func accelerometerDiscoveryChanged(at location: SensorLocation) {}
-
-    /// Nothing: an owner that shows no pose before capture needs no reading taken at discovery.
-    public func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?) {}
 }

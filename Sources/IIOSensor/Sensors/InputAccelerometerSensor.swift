@@ -102,16 +102,6 @@ public final class InputAccelerometerSensor {
                 "input accelerometer found",
                 metadata: ["device": "\(found.id)", "name": "\(found.name)", "reason": "\(discovery.reason)"]
             )
-            // A new accelerometer's axes are read once, now, so that its pose is known before anyone generates
-            // (iio-sensor-proxy's AccelerometerOrientation); the node is closed again at once and nothing is watched.
-            let reading = InputAccelerometerDevice.restingReading(found, matrix: found.calibration.matrix)
-            logger.debug(
-                "input accelerometer read at discovery",
-                metadata: ["reading": "\(reading.map { "\($0)" } ?? "none")"]
-            )
-            reports.delegate.accelerometer(at: .display, restingReading: reading)
-        } else if discovery.chosen == nil, accelerometer != nil {
-            reports.delegate.accelerometer(at: .display, restingReading: nil)
         }
         shell.accelerometer = discovery.chosen
         reports.delegate.accelerometerDiscoveryChanged(at: .display)
@@ -145,11 +135,6 @@ extension InputAccelerometerSensor: SensorDriver {
         sysname.hasPrefix("event")
     }
 
-    /// Its pose, known while stopped, is forgotten with it.
-    func deviceRemoved() {
-        reports.delegate.accelerometer(at: .display, restingReading: nil)
-    }
-
     /// Finds the device and opens it; the phase to enter.
     func open() -> SensorOpening<InputAccelerometerCapturing> {
         let discovery = discover()
@@ -158,6 +143,7 @@ extension InputAccelerometerSensor: SensorDriver {
             let device = try InputAccelerometerDevice(
                 chosen,
                 matrix: chosen.calibration.matrix,
+                pollInterval: 1 / options.rate,
                 loop: loop,
                 owner: self
             )

@@ -142,7 +142,7 @@ final class SensorProxyPublisher {
         var new = properties
         new.hasAccelerometer = published.hasAccelerometer
         new.orientation = SensorProxyProperties.orientation(
-            interface: published.busInterface,
+            interface: published.state.interface,
             natural: published.natural
         )
         new.tilt = SensorProxyProperties.tilt(published.tilt)

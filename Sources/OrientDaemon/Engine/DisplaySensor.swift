@@ -130,9 +130,4 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     package func accelerometerDiscoveryChanged(at location: SensorLocation) {
         delegate.accelerometerDiscoveryChanged(at: location)
     }
-
-    package func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?) {
-        // Only the input accelerometer reads at discovery, and only while there is no IIO one is it the display's.
-        delegate.accelerometer(at: location, restingReading: iio.accelerometer == nil ? acceleration : nil)
-    }
 }

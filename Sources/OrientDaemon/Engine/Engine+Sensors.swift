@@ -98,18 +98,6 @@ extension Engine: AccelerometerSensorDelegate {
         )
     }
 
-    /// The display's accelerometer read once at discovery (an input accelerometer, while stopped): its orientation
-    /// is what iio-sensor-proxy's `AccelerometerOrientation` shows until someone generates (``busInterface``).
-    package func accelerometer(at location: SensorLocation, restingReading acceleration: Vector3?) {
-        guard location == .display else { return }
-        let resting = acceleration.map {
-            OrientationClassifier.restingOrientation(of: $0, configuration: settings.classifier)
-        }
-        guard resting != restingOrientation else { return }
-        restingOrientation = resting
-        if !isGenerating { output.stateChanged(to: published) }
-    }
-
     /// A base accelerometer gone or failing takes the hinge's decision with it (tablet mode falls back to the switch
     /// or to nothing); one that is not capturing leaves the angle unknown.
     private func baseStatusChanged(to status: SensorState) {

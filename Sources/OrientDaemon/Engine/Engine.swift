@@ -64,9 +64,6 @@ package final class Engine {
         options: settings.sensor,
         reports: SensorReports(samples: self, delegate: self)
     )
-    /// The device orientation of the display's accelerometer read once at its discovery (an input accelerometer:
-    /// ``DisplaySensor``), nil without one.
-    var restingOrientation: DeviceOrientation?
     /// Whether the tilt is followed (per sample); only the D-Bus service reports it (`[DBus] Compat=yes`).
     package var tracksTilt = false
 
@@ -139,7 +136,6 @@ package final class Engine {
         PublishedState(
             state: state,
             hasAccelerometer: hasAccelerometer,
-            busInterface: busInterface,
             natural: natural,
             tilt: tilt,
             tabletMode: tabletModeDecision
@@ -167,16 +163,6 @@ package final class Engine {
     func isGenerating(_ client: ClientID) -> Bool { generation.count(for: client) > 0 }
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
     var hasAccelerometer: Bool { sensorState != .absent && sensors.display.accelerometer != nil }
-    /// The interface orientation iio-sensor-proxy's `AccelerometerOrientation` shows: the policy's, or, while nobody
-    /// generates and it has none, the one the policy would give the orientation read at discovery
-    /// (``restingOrientation``), as iio-sensor-proxy shows an input accelerometer's pose before any claim.
-    var busInterface: InterfaceOrientation {
-        guard !isGenerating, policy.interface == .unknown, let restingOrientation, restingOrientation != .unknown
-        else { return policy.interface }
-        var resting = policy
-        _ = resting.setDevice(restingOrientation)
-        return resting.interface
-    }
     /// The panel's natural orientation in force.
     var natural: NaturalOrientation { policy.natural }
     /// Whether the interface follows the device orientation now (`AutoRotate=` and tablet mode).

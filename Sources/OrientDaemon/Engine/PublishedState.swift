@@ -22,9 +22,6 @@ package struct PublishedState {
     package var state: OrientationState
     /// Whether there is a display accelerometer to read (iio-sensor-proxy's `HasAccelerometer`).
     package var hasAccelerometer: Bool
-    /// The interface orientation iio-sensor-proxy's `AccelerometerOrientation` shows: the state's, or, while nobody
-    /// generates and there is none, the one the orientation read at discovery would give (``Engine/busInterface``).
-    package var busInterface: InterfaceOrientation
     /// The panel's natural orientation in force.
     package var natural: NaturalOrientation
     /// The tilt (iio-sensor-proxy's `AccelerometerTilt`); undefined unless the engine follows it.
