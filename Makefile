@@ -132,11 +132,11 @@ system-test: deps release man-tool
 
 # swift format's check, and the licence header at the top of every source file and script.
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift Package@swift-6.0.swift
 	@scripts/check-license-headers
 
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift Package@swift-6.0.swift
 
 bench:
 	$(SWIFT) package --disable-sandbox benchmark
