@@ -194,6 +194,19 @@ packages arch rpm: deps $(if $(BIN_DIR),,release) man-tool
 	scripts/make-packages --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" \
 		$(filter-out packages,$@)
 
+# The Debian source package (debian/, with the dependencies' sources in vendor/) built by dpkg-buildpackage in clean
+# chroots of Debian 13 (swiftlang 6.0.3) and Debian unstable (swiftlang 6.2.3) made with mmdebstrap, without network,
+# then checked by lintian: packages/deb-source/SUITE/ (scripts/make-deb-source; SUITES=trixie builds one).
+# deb-source-test installs what the Debian 13 build made in a booted Debian 13 container: the system tests of
+# the .deb, and iio-sensor-proxy swapped for orientd-sensorproxy and back (scripts/deb-source-tests, as root).
+SUITES ?= trixie sid
+.PHONY: deb-source deb-source-test
+deb-source: deps
+	scripts/make-deb-source $(SUITES)
+
+deb-source-test: deb-source
+	scripts/deb-source-tests
+
 # Each package's file list against make install's manifest, and the replacement's metadata and scripts
 # (scripts/package-tests; one PASS/FAIL line per check). make test runs it.
 package-test: packages
