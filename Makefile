@@ -131,11 +131,11 @@ system-test: deps release man-tool
 
 # swift format's check, and the licence header at the top of every source file and script.
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks Fuzz Package.swift Package@swift-6.0.swift
 	@scripts/check-license-headers
 
 format:
-	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift
+	$(SWIFT) format format --in-place --recursive Sources Tests Benchmarks Fuzz Package.swift Package@swift-6.0.swift
 
 bench:
 	$(SWIFT) package --disable-sandbox benchmark
@@ -192,6 +192,21 @@ deb: $(if $(BIN_DIR),,release) man-tool
 packages arch rpm: deps $(if $(BIN_DIR),,release) man-tool
 	scripts/make-packages --bin-dir "$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" \
 		$(filter-out packages,$@)
+
+# The Debian source package (debian/, with the dependencies' sources, at the versions Package.resolved pins, put in
+# vendor/ by the script) built by dpkg-buildpackage in a clean chroot of Debian unstable (swiftlang 6.2.3) made with
+# mmdebstrap, without network, then checked by lintian: packages/deb-source/sid/ (scripts/make-deb-source).
+# SUITES=trixie builds on Debian 13 (swiftlang 6.0.3), which needs swift-log 1.11.0 or older:
+# ORIENTD_VENDOR_SWIFT_LOG=DIR, a checkout of it. deb-source-test installs what the unstable build made in a booted
+# Debian unstable container: the system tests of the .deb, and iio-sensor-proxy swapped for orientd-sensorproxy and
+# back (scripts/deb-source-tests, as root).
+SUITES ?= unstable
+.PHONY: deb-source deb-source-test
+deb-source: deps
+	scripts/make-deb-source $(SUITES)
+
+deb-source-test: deb-source
+	scripts/deb-source-tests --suite $(firstword $(subst unstable,sid,$(SUITES)))
 
 # Each package's file list against make install's manifest, and the replacement's metadata and scripts
 # (scripts/package-tests; one PASS/FAIL line per check). make test runs it.

@@ -226,6 +226,17 @@ if Context.environment["ORIENTD_FUZZ"] != nil {
     ]
 }
 
+// A distribution's build from a source package that carries the dependencies' sources (the Debian source package's
+// vendor/ folder, debian/rules): ORIENTD_VENDOR_DIR names the folder, and SwiftPM takes swift-argument-parser and
+// swift-log from it, with no network and no git. The benchmarks, whose package is not carried, leave the build.
+if let vendor = Context.environment["ORIENTD_VENDOR_DIR"] {
+    package.targets.removeAll { $0.name.hasSuffix("Benchmarks") }
+    package.dependencies = [
+        .package(path: "\(vendor)/swift-argument-parser"),
+        .package(path: "\(vendor)/swift-log"),
+    ]
+}
+
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))

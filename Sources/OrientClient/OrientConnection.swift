@@ -151,12 +151,15 @@ public final class OrientConnection: Sendable {
         while true {
             let count: Int
             do {
-                count = try withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) {
-                    buffer throws(Errno) in
-                    let count = try socket.read(into: buffer)
-                    state.withLock { $0.framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
-                    return count
+                // Through a Result: Swift 6.0 takes what a standard-library closure throws as `any Error`.
+                count = try withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
+                    Result { () throws(Errno) in
+                        let count = try socket.read(into: buffer)
+                        state.withLock { $0.framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+                        return count
+                    }
                 }
+                .get()
             } catch {
                 if error != .wouldBlock { finish(closedByDaemon(errno: error.rawValue)) }
                 return

@@ -32,9 +32,11 @@ extension FileDescriptor {
     public static func makePipe() throws(Errno) -> (read: FileDescriptor, write: FileDescriptor) {
         guard let pipe2 = Self.pipe2 else { throw Errno(ENOSYS) }
         var ends: [Int32] = [-1, -1]
-        _ = try ends.withUnsafeMutableBufferPointer { buffer throws(Errno) in
-            try valueOrErrno { pipe2(buffer.baseAddress!, O_CLOEXEC) }
+        // Through a Result: Swift 6.0 takes what a standard-library closure throws as `any Error`.
+        _ = try ends.withUnsafeMutableBufferPointer { buffer in
+            Result { () throws(Errno) in try valueOrErrno { pipe2(buffer.baseAddress!, O_CLOEXEC) } }
         }
+        .get()
         return (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
     }
 }

@@ -41,19 +41,22 @@ public struct PeerCredentials: Sendable, Hashable, CustomStringConvertible {
         // on every architecture: pid_t, uid_t, gid_t, each 32 bits.
         let fd = descriptor.rawValue
         let size = 3 * MemoryLayout<Int32>.size
-        return try withUnsafeTemporaryAllocation(byteCount: size, alignment: MemoryLayout<Int32>.alignment) {
-            (buffer) throws(PeerCredentialsError) -> PeerCredentials in
-            var length = socklen_t(size)
-            guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, buffer.baseAddress, &length) == 0 else {
-                throw PeerCredentialsError(socket: fd, errno: .current)
+        // Through a Result: Swift 6.0 takes what a standard-library closure throws as `any Error`.
+        return try withUnsafeTemporaryAllocation(byteCount: size, alignment: MemoryLayout<Int32>.alignment) { buffer in
+            Result { () throws(PeerCredentialsError) -> PeerCredentials in
+                var length = socklen_t(size)
+                guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, buffer.baseAddress, &length) == 0 else {
+                    throw PeerCredentialsError(socket: fd, errno: .current)
+                }
+                guard length == size else { throw PeerCredentialsError(socket: fd, errno: .invalidArgument) }
+                return PeerCredentials(
+                    processID: buffer.load(fromByteOffset: 0, as: Int32.self),
+                    userID: buffer.load(fromByteOffset: 4, as: UInt32.self),
+                    groupID: buffer.load(fromByteOffset: 8, as: UInt32.self)
+                )
             }
-            guard length == size else { throw PeerCredentialsError(socket: fd, errno: .invalidArgument) }
-            return PeerCredentials(
-                processID: buffer.load(fromByteOffset: 0, as: Int32.self),
-                userID: buffer.load(fromByteOffset: 4, as: UInt32.self),
-                groupID: buffer.load(fromByteOffset: 8, as: UInt32.self)
-            )
         }
+        .get()
     }
 
     /// The credentials for the log, such as `pid 4242 uid 1000 gid 1000`.
