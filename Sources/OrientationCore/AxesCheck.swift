@@ -148,7 +148,7 @@ public struct AxesCheck: Sendable {
             if b.z <= -0.85 * g {
                 notUpright(d, at: time, dt: dt, limit: baseFlatSeconds, why: "with the base lying flat")
             }
-            if baseEntryMayBeOldFrame, b.z >= 0.85 * g, Self.isUpright(d) {
+            if baseEntryMayBeOldFrame, b.z >= 0.85 * g, Self.pointsDown(d) == true {
                 oldFrame(d, b, at: time, dt: dt)
             }
             return
@@ -199,10 +199,12 @@ public struct AxesCheck: Sendable {
         }
     }
 
-    /// Whether the display's reading in its plane is large and points down (−y) within 45°.
-    private static func isUpright(_ d: Vector3) -> Bool {
+    /// Whether the display's reading in its plane points down (−y) within 45°; nil while that reading is too small
+    /// to tell (under half of g: the display lies nearly flat).
+    private static func pointsDown(_ d: Vector3) -> Bool? {
         let inPlane = (d.x * d.x + d.y * d.y).squareRoot()
-        return inPlane >= 0.5 * g && -d.y >= inPlane * 0.707
+        guard inPlane >= 0.5 * g else { return nil }
+        return -d.y >= inPlane * 0.707
     }
 
     /// Time counts while a display stands upright over a base read keyboard down through an entry of the old frame.
@@ -226,9 +228,7 @@ public struct AxesCheck: Sendable {
 
     /// Time counts while the display's reading in its plane is large and points elsewhere than down.
     private mutating func notUpright(_ d: Vector3, at time: Double, dt: Double, limit: Double, why: String) {
-        let inPlane = (d.x * d.x + d.y * d.y).squareRoot()
-        guard inPlane >= 0.5 * Self.g else { return }
-        guard -d.y < inPlane * 0.707 else { return }
+        guard Self.pointsDown(d) == false else { return }
         laptopTime += dt
         sideways.x += d.x * dt
         sideways.y += d.y * dt
