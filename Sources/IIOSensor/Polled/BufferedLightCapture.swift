@@ -125,13 +125,9 @@ final class BufferedLightCapture {
         guard let file else { return }
         var last: Int64?
         let format = buffer.format
-        switch reader.drain(file, { last = format.decode($0) }) {
-        case .drained: break
-        case .failed(let error):
-            owner.captureFailed(SensorError.call("read(\(buffer.node))", device: device, errno: error))
-            return
-        case .ended:
-            owner.captureFailed(SensorError(.deviceGone, operation: "read(\(buffer.node))", device: device))
+        let outcome = reader.drain(file, { last = format.decode($0) })
+        if let failure = outcome.failure(of: "read(\(buffer.node))", device: device) {
+            owner.captureFailed(failure)
             return
         }
         if let last { owner.captured(buffer.value(ofRaw: last)) }

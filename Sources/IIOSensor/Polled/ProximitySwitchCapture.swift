@@ -87,13 +87,8 @@ final class ProximitySwitchCapture {
                 last = event.value == 0 ? 0 : 1
             }
         }
-        switch outcome {
-        case .drained: break
-        case .failed(let error):
-            owner.captureFailed(SensorError.call("read", device: devnode, errno: error))
-            return
-        case .ended:
-            owner.captureFailed(SensorError(.deviceGone, operation: "read", device: devnode))
+        if let failure = outcome.failure(of: "read", device: devnode) {
+            owner.captureFailed(failure)
             return
         }
         if let last { owner.captured(last) }

@@ -30,6 +30,16 @@ struct RecordReader {
         case failed(Errno)
         /// The descriptor reached its end: the device is gone.
         case ended
+
+        /// What a capture reports of this drain of `device`'s node by `operation` (spelled only on a failure): nil
+        /// when it was drained.
+        func failure(of operation: @autoclosure () -> String, device: String) -> SensorError? {
+            switch self {
+            case .drained: nil
+            case .failed(let error): SensorError.call(operation(), device: device, errno: error)
+            case .ended: SensorError(.deviceGone, operation: operation(), device: device)
+            }
+        }
     }
 
     /// A reader of `recordSize`-byte records, taking up to `recordsPerRead` at each read.
