@@ -33,15 +33,17 @@ final class EngineRig {
     init() throws {
         var settings = DaemonSettings()
         settings.stateDirectory = "/nonexistent/orientd-benchmark"
+        // The tilt is followed, as with the D-Bus service.
+        settings.sensorProxyCompat = true
         let quiet = Logger(label: "orientd-benchmark") { _ in SwiftLogNoOpLogHandler() }
         engine = try Engine(
             settings: settings,
             store: StateStore(directory: settings.stateDirectory, logger: quiet),
             logger: quiet,
             output: output,
+            scheduler: VirtualScheduler(),
             sensorFactory: FakeSensorFactory(display: display, base: nil)
         )
-        engine.tracksTilt = true
         var random = SeededGenerator(seed: 0x5eed)
         let noise = { () -> Double in random.symmetric() * 0.05 }
         let g = 9.80665

@@ -29,11 +29,11 @@ import Glibc
 ///
 /// Its `init` is the one place where the parts are made and put together, each given its neighbours when it is
 /// made. What the engine's changes go to is made first: the control socket's connections, the D-Bus publisher and
-/// the suggestion timer, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the
-/// engine, with its sensors' factory (the engine is their delegate); then what feeds the engine: the control
-/// server (with the connections and ``ControlRequests``), the D-Bus service (with the publisher), the tablet-mode
-/// switch, and the virtual tablet-mode switch (driven by the output); ``DaemonStatus`` answers `status` from the
-/// parts that own what it reports. It hands a reloaded configuration to each of them.
+/// the virtual tablet-mode switch, in the ``Engine``'s ``EngineOutput`` (``DaemonEngineOutput``); then the engine,
+/// with its sensors' factory (the engine is their delegate) and the loop's timers (``LoopScheduler``); then what
+/// feeds the engine: the control server (with the connections and ``ControlRequests``), the D-Bus service (with the
+/// publisher) and the tablet-mode switch; ``DaemonStatus`` answers `status` from the parts that own what it reports.
+/// It hands a reloaded configuration to each of them.
 public final class Daemon {
     let loop: EventLoop
     private let logger: Logger
@@ -46,7 +46,7 @@ public final class Daemon {
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private(set) var sensorProxy: SensorProxyService?
     /// orientd's own tablet-mode switch (`[Policy] VirtualTabletSwitch=`), driven by the engine's output.
-    let virtualSwitch: VirtualSwitchPublisher
+    private let virtualSwitch: VirtualSwitchPublisher
     private var signals: [SignalSource] = []
     private(set) var settings: DaemonSettings
     private let logLevel: ConfigurationLogHandler.Level
@@ -76,15 +76,15 @@ public final class Daemon {
             throw DaemonError(.eventLoop, "cannot create the event loop: \(error)")
         }
         let startTime = loop.now
-        let suggestionTimer = SuggestionTimer(loop: loop, logger: logger)
         let connections = ControlConnections()
         let busPublisher =
             settings.sensorProxyCompat
             ? SensorProxyPublisher(loop: loop, pollFallback: settings.sensor.pollFallback, logger: logger) : nil
+        virtualSwitch = VirtualSwitchPublisher(mode: settings.virtualTabletSwitch, logger: logger)
         output = DaemonEngineOutput(
             connections: connections,
             sensorProxy: busPublisher,
-            suggestionTimer: suggestionTimer
+            virtualSwitch: virtualSwitch
         )
         do {
             engine = try Engine(
@@ -92,23 +92,14 @@ public final class Daemon {
                 store: StateStore(directory: settings.stateDirectory, logger: logger),
                 logger: logger,
                 output: output,
+                scheduler: LoopScheduler(loop: loop),
                 sensorFactory: AccelerometerSensorFactory(loop: loop, logger: logger)
             )
         } catch {
             throw DaemonError(.policy, "bad policy settings: \(error)")
         }
-        suggestionTimer.engine = engine
-        virtualSwitch = VirtualSwitchPublisher(
-            engine: engine,
-            decision: engine.tabletModeDecision,
-            loop: loop,
-            mode: settings.virtualTabletSwitch,
-            logger: logger
-        )
-        output.virtualSwitch = virtualSwitch
-        tabletModeMonitor = TabletModeMonitor(loop: loop, logger: logger) {
-            [unowned engine, unowned virtualSwitch] tabletMode in
-            Self.switchChanged(to: tabletMode, engine: engine, virtualSwitch: virtualSwitch, logger: logger)
+        tabletModeMonitor = TabletModeMonitor(loop: loop, logger: logger) { [unowned engine] tabletMode in
+            engine.switchChanged(to: tabletMode)
         }
         let status = DaemonStatus(
             loop: loop,
@@ -116,7 +107,6 @@ public final class Daemon {
             engine: engine,
             connections: connections,
             tabletModeMonitor: tabletModeMonitor,
-            virtualSwitch: virtualSwitch,
             sensorProxy: busPublisher
         )
         let authorizer = Authorizer(group: settings.controlGroup, seatUsers: settings.seatUsers, logger: logger)
@@ -154,40 +144,7 @@ public final class Daemon {
             throw DaemonError(.signals, "cannot handle signals: \(error)")
         }
         // Nobody is connected yet: this sends nothing, and leaves no event waiting for the first client.
-        Self.switchChanged(
-            to: tabletModeMonitor.tabletMode,
-            engine: engine,
-            virtualSwitch: virtualSwitch,
-            logger: logger
-        )
-        // A manual setting restored from the state file may want the switch before any change.
-        virtualSwitch.show(engine.tabletModeDecision)
-    }
-
-    /// The tablet-mode switch changed, appeared or went: the engine decides anew, and the virtual switch's claim on
-    /// the sensors follows.
-    private static func switchChanged(
-        to tabletMode: Bool?,
-        engine: Engine,
-        virtualSwitch: VirtualSwitchPublisher,
-        logger: Logger
-    ) {
-        engine.switchChanged(to: tabletMode)
-        virtualSwitch.refreshListening(engine.tabletModeDecision)
-        sayIfNothingTellsTabletMode(engine: engine, logger: logger)
-    }
-
-    /// With `AutoRotate=tablet-mode` and nothing telling tablet mode (no switch, no decision from the hinge, no
-    /// manual setting), rotation follows the device as with `always`: said once, the first time it happens (at
-    /// start, on reload, or when the last source goes).
-    private static func sayIfNothingTellsTabletMode(engine: Engine, logger: Logger) {
-        guard engine.shouldSayNothingTellsTabletMode() else { return }
-        logger.notice(
-            "AutoRotate=tablet-mode, but no tablet-mode switch (SW_TABLET_MODE) is found: rotating as with 'always' until tablet mode is known",
-            metadata: [
-                "hinge": "\(engine.sensors.base.accelerometer == nil ? "no base accelerometer" : "not decided yet")"
-            ]
-        )
+        engine.start(switchPosition: tabletModeMonitor.tabletMode)
     }
 
     /// Serves until SIGTERM or SIGINT; then stops the sensor (restoring the device), closes the
@@ -270,7 +227,6 @@ public final class Daemon {
         if new.stateDirectory != old.stateDirectory {
             logger.notice("the state directory changed: it takes effect at the next restart")
         }
-        Self.sayIfNothingTellsTabletMode(engine: engine, logger: logger)
         logger.info("configuration reloaded")
     }
 
@@ -285,9 +241,9 @@ public final class Daemon {
     /// connections and the socket; removes the virtual tablet-mode switch. Nothing goes to sd_notify, the bus or the
     /// virtual switch any more.
     private func shutDownNow() {
-        output.notifiesSystemd = false
-        output.virtualSwitch = nil
-        virtualSwitch.shutDown()
+        output.stopPublishing()
+        engine.releaseVirtualSwitchClaim()
+        virtualSwitch.close()
         sensorProxy?.shutDown()
         sensorProxy = nil
         engine.sensors.display.stop()

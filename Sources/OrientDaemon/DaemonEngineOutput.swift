@@ -18,27 +18,31 @@ import OrientationCore
 /// Where the daemon's engine sends its changes, each output given what it shows: the event lines to the control
 /// socket's generating connections (``ControlConnections``), the state to sd_notify (`STATUS=`), to the D-Bus
 /// service (``SensorProxyPublisher``) and, its tablet-mode decision, to the virtual tablet-mode switch; the tilt to
-/// the D-Bus service; a rotation suggestion's time to its timer. The connections, the D-Bus publisher and the timer
-/// are made before the engine and given here when this is made.
+/// the D-Bus service. The connections, the D-Bus publisher and the virtual switch are made before the engine and
+/// given here when this is made.
 final class DaemonEngineOutput: EngineOutput {
     private let connections: ControlConnections
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`; nil otherwise.
     private let sensorProxy: SensorProxyPublisher?
-    private let suggestionTimer: SuggestionTimer
-    /// orientd's own tablet-mode switch for libinput and the desktop (it holds a claim on the engine's sensors, so
-    /// it is made after the engine); nil after shutdown.
-    weak var virtualSwitch: VirtualSwitchPublisher?
-    /// Whether the state goes to sd_notify; off once the daemon is stopping (it says `STOPPING=1` instead).
-    var notifiesSystemd = true
+    /// orientd's own tablet-mode switch for libinput and the desktop.
+    private let virtualSwitch: VirtualSwitchPublisher
+    /// Whether the state goes to sd_notify and the virtual switch; off once the daemon is stopping (it says
+    /// `STOPPING=1` instead, and removes the switch).
+    private(set) var publishes = true
 
     init(
         connections: ControlConnections,
         sensorProxy: SensorProxyPublisher?,
-        suggestionTimer: SuggestionTimer
+        virtualSwitch: VirtualSwitchPublisher
     ) {
         self.connections = connections
         self.sensorProxy = sensorProxy
-        self.suggestionTimer = suggestionTimer
+        self.virtualSwitch = virtualSwitch
+    }
+
+    /// Nothing more goes to sd_notify or the virtual switch: the daemon is stopping.
+    func stopPublishing() {
+        publishes = false
     }
 
     func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
@@ -46,21 +50,13 @@ final class DaemonEngineOutput: EngineOutput {
     }
 
     func stateChanged(to published: PublishedState) {
-        if notifiesSystemd { Self.notify(status: published.state) }
+        if publishes { Self.notify(status: published.state) }
         sensorProxy?.show(published)
-        virtualSwitch?.show(published.tabletMode)
+        if publishes { virtualSwitch.show(published.tabletMode) }
     }
 
     func tiltChanged(to tilt: DeviceTilt) {
         sensorProxy?.show(tilt: tilt)
-    }
-
-    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {
-        virtualSwitch?.refreshListeningLater(decision)
-    }
-
-    func suggestionStands(for seconds: Double?) {
-        suggestionTimer.arm(seconds)
     }
 
     private static func notify(status state: OrientationState) {

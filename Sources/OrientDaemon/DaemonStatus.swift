@@ -27,7 +27,6 @@ final class DaemonStatus: StatusSource {
     private let engine: Engine
     private let connections: ControlConnections
     private let tabletModeMonitor: TabletModeMonitor
-    private let virtualSwitch: VirtualSwitchPublisher
     /// iio-sensor-proxy's D-Bus API, with `[DBus] Compat=yes`.
     private let sensorProxy: SensorProxyPublisher?
 
@@ -37,7 +36,6 @@ final class DaemonStatus: StatusSource {
         engine: Engine,
         connections: ControlConnections,
         tabletModeMonitor: TabletModeMonitor,
-        virtualSwitch: VirtualSwitchPublisher,
         sensorProxy: SensorProxyPublisher?
     ) {
         self.loop = loop
@@ -45,7 +43,6 @@ final class DaemonStatus: StatusSource {
         self.engine = engine
         self.connections = connections
         self.tabletModeMonitor = tabletModeMonitor
-        self.virtualSwitch = virtualSwitch
         self.sensorProxy = sensorProxy
     }
 
@@ -66,7 +63,7 @@ final class DaemonStatus: StatusSource {
                 switches: tabletModeMonitor.switches.map {
                     StatusReport.TabletMode.Switch(device: $0.device, name: $0.name, tabletMode: $0.tabletMode)
                 },
-                virtualSwitchKeepsSensorsOn: virtualSwitch.keepsSensorsOn
+                virtualSwitchKeepsSensorsOn: engine.virtualSwitchKeepsSensorsOn
             ),
             baseSensor: base,
             bus: sensorProxy?.statusReport
@@ -83,7 +80,7 @@ final class DaemonStatus: StatusSource {
             status: engine.sensorState,
             rate: rate,
             findings: findings.filter { $0.sensor == .display },
-            reading: engine.reading(at: .display)
+            reading: engine.sensors.reading(at: .display)
         )
         // The base sensor is named only when there is one (or it failed): most machines have none.
         let baseStatus = sensors.base.status
@@ -95,7 +92,7 @@ final class DaemonStatus: StatusSource {
                 status: baseStatus,
                 rate: rate,
                 findings: findings.filter { $0.sensor == .base },
-                reading: engine.reading(at: .base)
+                reading: engine.sensors.reading(at: .base)
             )
         return (display, base)
     }

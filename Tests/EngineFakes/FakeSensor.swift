@@ -132,6 +132,4 @@ package final class DiscardingOutput: EngineOutput {
     package func broadcast(_ line: [UInt8], to generation: GenerationCounter) {}
     package func stateChanged(to published: PublishedState) {}
     package func tiltChanged(to tilt: DeviceTilt) {}
-    package func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
-    package func suggestionStands(for seconds: Double?) {}
 }

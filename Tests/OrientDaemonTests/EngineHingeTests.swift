@@ -273,4 +273,40 @@ import Testing
             #expect(!restarted.engine.followsDevice, "laptop mode holds the interface from the start")
         }
     }
+
+    @Test func theVirtualSwitchsClaimKeepsTheSensorsRunningWhileTheHingeCounts() throws {
+        try withTemporaryDirectory { directory in
+            let log = RecordingLog()
+            let rig = try EngineRig(
+                stateDirectory: directory,
+                baseSensor: FakeSensor(accelerometer: FakeSensor.baseAccelerometer),
+                virtualSwitch: .auto,
+                log: log
+            )
+            let base = try #require(rig.engine.sensors.base as? FakeSensor)
+            rig.engine.start(switchPosition: nil)
+            #expect(rig.engine.virtualSwitchKeepsSensorsOn, "a base whose hinge counts, no real switch")
+            #expect(rig.engine.isGenerating && rig.engine.generationTotal == 1)
+            #expect(base.status == .active, "the hinge is read with no client generating")
+            #expect(rig.engine.generatingConnections == 1)
+
+            base.awaitsRetry = true
+            base.report(.failed)
+            #expect(rig.engine.virtualSwitchKeepsSensorsOn, "a change inside a sensor's report waits for the next turn")
+            rig.scheduler.runNextTurns()
+            #expect(!rig.engine.virtualSwitchKeepsSensorsOn, "a failed base is no hinge: the claim ends")
+            #expect(!rig.engine.isGenerating)
+
+            base.retryBecameDue()
+            rig.scheduler.runNextTurns()
+            #expect(rig.engine.virtualSwitchKeepsSensorsOn, "its retry due, it counts again")
+            rig.engine.switchChanged(to: false)
+            #expect(!rig.engine.virtualSwitchKeepsSensorsOn, "a real switch: no virtual one, no claim")
+            #expect(!rig.engine.isGenerating)
+            #expect(
+                log.records(atLeast: .info).filter { $0.message.contains("keeps the sensors running to read the hinge") }.count == 2,
+                "said each time the claim begins"
+            )
+        }
+    }
 }

@@ -54,8 +54,7 @@ extension FakeSensor {
     }()
 }
 
-/// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded), and the
-/// rotation suggestion's timings.
+/// What the engine tells, as a test sees it: the events broadcast to generating connections (decoded).
 final class RecordingOutput: EngineOutput {
     /// Every event broadcast, in order.
     var events: [OrientationEvent] = []
@@ -74,24 +73,17 @@ final class RecordingOutput: EngineOutput {
 
     func stateChanged(to published: PublishedState) {}
     func tiltChanged(to tilt: DeviceTilt) {}
-    func hingeAvailabilityChanged(_ decision: TabletModeDecision) {}
-
-    /// The time the engine last asked its rotation suggestion to stand (nil: it went), and how many times it asked.
-    private(set) var suggestionSeconds: Double?
-    private(set) var suggestionTimings = 0
-    func suggestionStands(for seconds: Double?) {
-        suggestionSeconds = seconds
-        suggestionTimings += 1
-    }
 }
 
 /// An engine put together as the daemon does it, with fake sensors, a real state store in a temporary directory,
-/// and an output that records the events it broadcasts.
+/// an output that records the events it broadcasts, and a virtual clock for its timers and next turns.
 final class EngineRig {
     let engine: Engine
     let sensor: FakeSensor
     let requests: ControlRequests
     let output = RecordingOutput()
+    /// The engine's timers (the rotation suggestion's) and next turns (the virtual switch's claim), on a virtual clock.
+    let scheduler = VirtualScheduler()
     let sensorFactory: FakeSensorFactory
     /// Every event broadcast, in order.
     var events: [OrientationEvent] {
@@ -112,14 +104,18 @@ final class EngineRig {
         stateDirectory: String,
         sensor: FakeSensor = FakeSensor(accelerometer: FakeSensor.displayAccelerometer),
         baseSensor: FakeSensor? = nil,
+        virtualSwitch: DaemonSettings.VirtualTabletSwitchMode = .no,
         log: RecordingLog = RecordingLog()
     ) throws {
         sensorFactory = FakeSensorFactory(display: sensor, base: baseSensor)
+        var settings = settings
+        settings.virtualTabletSwitch = virtualSwitch
         engine = try Engine(
             settings: settings,
             store: StateStore(directory: stateDirectory, logger: log.logger),
             logger: log.logger,
             output: output,
+            scheduler: scheduler,
             sensorFactory: sensorFactory
         )
         self.sensor = sensor
@@ -129,6 +125,11 @@ final class EngineRig {
             logger: log.logger
         )
     }
+
+    /// The seconds the rotation suggestion's timer runs for now; nil while it is off.
+    var suggestionSeconds: Double? { scheduler.timers.first?.remaining }
+    /// How many times the engine set or turned off the suggestion's timer.
+    var suggestionTimings: Int { scheduler.timers.first?.settings ?? 0 }
 
     /// The events broadcast since the last call.
     func takeEvents() -> [OrientationEvent] {

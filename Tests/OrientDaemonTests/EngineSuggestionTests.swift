@@ -11,14 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+import EngineFakes
 import OrientProtocol
 import OrientationCore
 import Testing
 
 @testable import OrientDaemon
 
-/// The engine's rotation suggestion: its event comes last in its change, its time is asked of the output when it
-/// appears and given back when it goes, and the end of that time withdraws it.
+/// The engine's rotation suggestion: its event comes last in its change, its timer is set when it
+/// appears and turned off when it goes, and the end of that time withdraws it.
 @Suite struct EngineSuggestionTests {
     let watcher = ClientID(1)
 
@@ -29,7 +30,7 @@ import Testing
             rig.hold(EngineRig.upright)
             _ = rig.takeEvents()
             rig.request(#"{"id":2,"method":"lock","params":{}}"#, from: watcher)
-            #expect(rig.output.suggestionTimings == 0)
+            #expect(rig.suggestionTimings == 0)
 
             rig.hold(EngineRig.leftUp)
             let turned = rig.takeEvents()
@@ -37,14 +38,14 @@ import Testing
             #expect(turned.last?.previous == nil)
             #expect(turned.last?.state.suggestion == .portrait)
             #expect(rig.engine.state.interface == .landscapeRight)
-            #expect(rig.output.suggestionSeconds == 10, "SuggestionSec='s default")
+            #expect(rig.suggestionSeconds == 10, "SuggestionSec='s default")
 
-            rig.engine.suggestionTimedOut()
+            rig.scheduler.advance(by: 10)
             let expired = rig.takeEvents()
             #expect(expired.map(\.name) == [.suggestion])
             #expect(expired.first?.previous == "portrait")
             #expect(expired.first?.state.suggestion == nil)
-            #expect(rig.output.suggestionSeconds == nil, "the time no longer runs")
+            #expect(rig.suggestionSeconds == nil, "the time no longer runs")
             // A late firing finds nothing to withdraw.
             rig.engine.suggestionTimedOut()
             #expect(rig.takeEvents().isEmpty)
@@ -59,11 +60,11 @@ import Testing
             rig.request(#"{"id":2,"method":"lock","params":{}}"#, from: watcher)
             rig.hold(EngineRig.leftUp)
             #expect(rig.engine.state.suggestion == .portrait)
-            let timings = rig.output.suggestionTimings
+            let timings = rig.suggestionTimings
             rig.request(#"{"id":3,"method":"end"}"#, from: watcher)
             #expect(rig.engine.state.suggestion == nil)
-            #expect(rig.output.suggestionSeconds == nil)
-            #expect(rig.output.suggestionTimings == timings + 1)
+            #expect(rig.suggestionSeconds == nil)
+            #expect(rig.suggestionTimings == timings + 1)
         }
     }
 
@@ -84,7 +85,7 @@ import Testing
             settings.suggestionSeconds = 3
             try rig.engine.reconfigure(settings)
             #expect(rig.engine.state.suggestion == .portrait, "still held in portrait")
-            #expect(rig.output.suggestionSeconds == 3)
+            #expect(rig.suggestionSeconds == 3)
         }
     }
 }

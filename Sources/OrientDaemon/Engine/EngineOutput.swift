@@ -26,11 +26,4 @@ package protocol EngineOutput: AnyObject {
     func stateChanged(to published: PublishedState)
     /// The tilt changed (only while the engine follows it), after the change of state the same sample made.
     func tiltChanged(to tilt: DeviceTilt)
-    /// Whether the hinge counts (``Engine/hasBase``: a working base accelerometer) changed, whether or not tablet
-    /// mode changed with it: `decision` is tablet mode's now. May come from inside a change: act on it at the
-    /// loop's next turn.
-    func hingeAvailabilityChanged(_ decision: TabletModeDecision)
-    /// A rotation suggestion appeared or moved to another orientation: call ``Engine/suggestionTimedOut()`` after
-    /// `seconds` unless told again first; nil: it went, the time no longer runs. Comes from inside a change.
-    func suggestionStands(for seconds: Double?)
 }

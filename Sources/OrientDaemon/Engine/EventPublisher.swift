@@ -41,6 +41,17 @@ final class EventPublisher {
         batch.note(name, previous: previous)
     }
 
+    /// Notes the events of a policy change: `allowed`, `device`, `interface`, `suggestion`. True when the suggestion
+    /// changed.
+    func note(_ change: PolicyChangeSummary) -> Bool {
+        if change.allowedOrLock { note(.allowed) }
+        if let previous = change.previousDevice { note(.device, previous: .name(previous.wireName)) }
+        if let previous = change.previousInterface { note(.interface, previous: .name(previous.wireName)) }
+        guard let previous = change.previousSuggestion else { return false }
+        note(.suggestion, previous: previous.map { .name($0.wireName) } ?? .none)
+        return true
+    }
+
     /// Drops the events noted so far: nobody is to receive them.
     func discard() {
         batch.discard()

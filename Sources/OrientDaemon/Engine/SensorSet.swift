@@ -28,6 +28,13 @@ final class SensorSet {
     private(set) var display: any EngineSensor
     /// The base accelerometer's sensor: the hinge angle.
     private(set) var base: any EngineSensor
+    /// The base sensor's sample times on the display's clock, for the hinge.
+    private let clocks = SensorClocks()
+    /// The acceleration of each sensor's last sample (after its matrix, unfiltered), for ``reading(at:)``; nil
+    /// before the first sample of a capture.
+    private var lastAcceleration: (display: Vector3?, base: Vector3?) = (nil, nil)
+    /// The accelerometers whose matrix was said to be impossible (each said once).
+    private var saidMatrices: Set<String> = []
 
     /// Makes both sensors, stopped, telling `reports` (the engine, which owns this set: held unowned).
     init(factory: any SensorFactory, options: SensorOptions, reports: SensorReports) {
@@ -83,5 +90,59 @@ final class SensorSet {
     func close() {
         display.close()
         base.close()
+    }
+
+    /// A sample of the display sensor, kept as its last reading and on the clocks; what the classifier takes.
+    func display(_ sample: Sample) -> Sample {
+        lastAcceleration.display = sample.acceleration
+        clocks.display(sample, now: factory.now)
+        return sample
+    }
+
+    /// A sample of the base sensor, kept as its last reading; on the display's clock, for the hinge.
+    func base(_ sample: Sample) -> Sample {
+        lastAcceleration.base = sample.acceleration
+        return clocks.base(sample, now: factory.now)
+    }
+
+    /// The sensor at `location` no longer captures: the clocks start afresh, and its last reading says nothing of
+    /// its next capture's (its matrix may be another).
+    func stoppedCapturing(at location: SensorLocation) {
+        clocks.reset()
+        if location == .display { lastAcceleration.display = nil } else { lastAcceleration.base = nil }
+    }
+
+    /// What cannot be right with the matrix of the accelerometer at `location` (a broken entry, an impossible
+    /// matrix, a base entry of calibrate's old frame), the first time it is asked of that accelerometer; nil when
+    /// nothing is, or after.
+    func newMatrixProblem(at location: SensorLocation) -> (accelerometer: Accelerometer, problem: String)? {
+        let sensor = location == .display ? display : base
+        guard let accelerometer = sensor.accelerometer, !saidMatrices.contains(accelerometer.id) else { return nil }
+        let problem =
+            accelerometer.brokenMatrix.map { "\($0): the identity is used, a guess; run 'orientd calibrate'" }
+            ?? AxesCheck.problem(with: accelerometer.calibration.matrix)
+            ?? accelerometer.oldFrameEntry.map(OldBaseEntry.advice)
+        guard let problem else { return nil }
+        saidMatrices.insert(accelerometer.id)
+        return (accelerometer, problem)
+    }
+
+    /// What the sensor at `location` read last, before its mount matrix (after scale and offset, m/s²): its last
+    /// sample turned back by the inverse of the matrix in force. nil while it does not capture, before its first
+    /// sample, or when the matrix cannot be inverted. For `status` (`orientd calibrate` takes its poses from it when
+    /// the driver refuses it raw readings while the daemon reads the buffer); computed only when asked.
+    func reading(at location: SensorLocation) -> Vector3? {
+        let sensor = location == .display ? display : base
+        let last = location == .display ? lastAcceleration.display : lastAcceleration.base
+        guard sensor.status == .active, let last, let inverse = sensor.accelerometer?.calibration.matrix.inverse
+        else { return nil }
+        return inverse.apply(to: last)
+    }
+
+    /// Whether the base's hinge counts: a base accelerometer, neither absent nor failed, nor stopped while failed
+    /// until its retry is due (started then, it would fail again at once: the virtual switch's claim would start
+    /// and stop the sensors in a loop).
+    var baseCounts: Bool {
+        base.accelerometer != nil && (base.status == .active || (base.status == .stopped && !base.awaitsRetry))
     }
 }

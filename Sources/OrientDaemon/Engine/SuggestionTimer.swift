@@ -11,30 +11,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-import EventLoop
 import Logging
 
-/// The time a rotation suggestion stands (`[Policy] SuggestionSec=`): a one-shot timer on the loop, armed when a
-/// suggestion appears or moves, off when it goes; when it fires, the engine withdraws the suggestion.
+/// The time a rotation suggestion stands (`[Policy] SuggestionSec=`): a one-shot timer, armed when a suggestion
+/// appears or moves, off when it goes; when it fires, its owner (the engine) withdraws the suggestion.
 ///
 /// The timer is made at the first suggestion and kept: later ones only set its deadline, so that a suggestion costs
 /// no allocation, and nothing wakes the daemon while there is none.
-final class SuggestionTimer {
-    private let loop: EventLoop
-    private let logger: Logger
-    private var timer: TimerSource?
-    /// The engine whose suggestion this times; set once the engine is made (it is made after the daemon's output).
-    weak var engine: Engine?
+struct SuggestionTimer {
+    private var timer: (any EngineTimer)?
 
-    init(loop: EventLoop, logger: Logger) {
-        self.loop = loop
-        self.logger = logger
-    }
-
-    /// Fires after `seconds`, replacing any deadline set before; nil: turned off.
-    func arm(_ seconds: Double?) {
+    /// Fires `expired` after `seconds`, replacing any deadline set before; nil: turned off. `expired` is used only
+    /// the first time, when the timer is made.
+    mutating func arm(
+        _ seconds: Double?,
+        on scheduler: any EngineScheduler,
+        logger: Logger,
+        expired: @escaping () -> Void
+    ) {
         guard let seconds else {
-            timer?.isEnabled = false
+            timer?.cancel()
             return
         }
         if let timer {
@@ -42,14 +38,10 @@ final class SuggestionTimer {
             return
         }
         do {
-            timer = try loop.addTimer(at: loop.now + seconds, accuracy: 0.05) { [unowned self] in self.fired() }
+            timer = try scheduler.addTimer(after: seconds, expired)
         } catch {
             // Without a timer the suggestion stands until the device or the lock changes.
             logger.warning("cannot arm the rotation suggestion's timer", metadata: ["error": "\(error)"])
         }
-    }
-
-    private func fired() {
-        engine?.suggestionTimedOut()
     }
 }
