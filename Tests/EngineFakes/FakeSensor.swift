@@ -13,7 +13,7 @@
 
 package import IIOSensor
 package import OrientDaemon
-package import OrientProtocol
+import OrientProtocol
 package import OrientationCore
 
 /// The sensor as the engine sees it, for the engine's unit tests and benchmarks: it starts and stops at once, as
