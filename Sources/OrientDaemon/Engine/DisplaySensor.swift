@@ -30,10 +30,11 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     // Made in `init` with this sensor as their delegate (hence not `let`); never nil after it.
     private var iio: AccelerometerSensor!
     private var input: InputAccelerometerSensor!
-    private var wanted = false
+    private var selection = DisplaySelection()
     private var closed = false
-    /// The status last told to the delegate.
-    private var reported = SensorState.stopped
+    /// Whether ``settle()`` is under way: a sensor's report from inside it asks for one more round, not a nested one.
+    private var settling = false
+    private var unsettled = false
 
     /// Both sensors, stopped, handing their samples straight to `reports.samples` and their status to this one,
     /// which reports to `reports.delegate`.
@@ -50,8 +51,7 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     }
 
     package var status: SensorState {
-        guard iio.status == .absent else { return iio.status }
-        return input.status == .stopped ? .absent : input.status
+        DisplaySelection.status(iio: iio.status, input: input.status)
     }
 
     package var awaitsRetry: Bool { iio.awaitsRetry || input.awaitsRetry }
@@ -64,14 +64,14 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
 
     package func start() {
         guard !closed else { return }
-        wanted = true
+        selection.wanted = true
         iio.start()
         settle()
     }
 
     package func stop() {
         guard !closed else { return }
-        wanted = false
+        selection.wanted = false
         iio.stop()
         settle()
     }
@@ -103,15 +103,25 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
         usesInput || iio.status == .absent ? input.lastError ?? iio.lastError : iio.lastError
     }
 
-    /// Starts the input sensor when the IIO one is wanted and absent, stops it otherwise, and tells the delegate the
-    /// status if it changed. Called again from inside, as the sensors report their own changes: it settles.
+    /// Starts the input sensor when the IIO one is wanted and absent, stops it otherwise, until that holds (the
+    /// sensors report their changes from inside: each report asks for one more round), and only then tells the
+    /// delegate the status, if it changed.
     private func settle() {
         guard !closed else { return }
-        if wanted && iio.status == .absent { input.start() } else { input.stop() }
-        let current = status
-        guard current != reported else { return }
-        let previous = reported
-        reported = current
+        guard !settling else {
+            unsettled = true
+            return
+        }
+        settling = true
+        repeat {
+            unsettled = false
+            switch selection.input(iio: iio.status) {
+            case .start: input.start()
+            case .stop: input.stop()
+            }
+        } while unsettled && !closed
+        settling = false
+        guard !closed, let (previous, current) = selection.report(status) else { return }
         delegate.accelerometer(at: .display, changedStatusFrom: previous, to: current)
     }
 
@@ -129,5 +139,39 @@ package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
     /// chooses between them) may have changed.
     package func accelerometerDiscoveryChanged(at location: SensorLocation) {
         delegate.accelerometerDiscoveryChanged(at: location)
+    }
+}
+
+/// Which of the display's two sensors is used, and the status told of them: a pure value, whose decisions
+/// ``DisplaySensor`` carries out (no sensor is called from inside it).
+struct DisplaySelection: Equatable {
+    /// What to do with the input accelerometer's sensor.
+    enum InputAction: Equatable {
+        case start
+        case stop
+    }
+
+    /// Whether someone wants the display's sensor started.
+    var wanted = false
+    /// The status last told to the delegate.
+    private(set) var reported = SensorState.stopped
+
+    /// The input sensor runs only while the display's sensor is wanted and the IIO one is absent.
+    func input(iio: SensorState) -> InputAction {
+        wanted && iio == .absent ? .start : .stop
+    }
+
+    /// The one status of the pair: the IIO sensor's, unless it is absent; then the input sensor's (absent too while
+    /// it is stopped).
+    static func status(iio: SensorState, input: SensorState) -> SensorState {
+        guard iio == .absent else { return iio }
+        return input == .stopped ? .absent : input
+    }
+
+    /// The status to tell, when `current` is not the one told last: the one before, and `current`.
+    mutating func report(_ current: SensorState) -> (previous: SensorState, current: SensorState)? {
+        guard current != reported else { return nil }
+        defer { reported = current }
+        return (reported, current)
     }
 }
