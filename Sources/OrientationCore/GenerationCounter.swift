@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+
+
 /// Counts, per client, how often it has begun generating orientation notifications
 /// (UIDevice's begin/endGeneratingDeviceOrientationNotifications, system-wide).
 ///
@@ -75,4 +77,12 @@ public struct GenerationCounter: Sendable {
         total -= count
         return total == 0 ? .stopped : .none
     }
+}
+
+/// `end` from a client whose count is already 0.
+public struct NotGeneratingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The client that called `end`.
+    public var client: ClientID
+
+    public var description: String { "not generating: end without a matching begin" }
 }

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+
+
 /// A set of interface orientations (iOS's UIInterfaceOrientationMask).
 ///
 /// Written as a named mask (`portrait`, `portrait-upside-down`, `landscape-left`, `landscape-right`,
@@ -98,5 +100,16 @@ public struct InterfaceOrientationMask: OptionSet, Sendable, Hashable, CustomStr
 
     public var description: String {
         isEmpty ? "none" : wireNames.joined(separator: " ")
+    }
+}
+
+/// A mask or orientation name that is not one of those of ORIENTATION.md.
+public struct UnknownMaskNameError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name as written.
+    public var name: String
+
+    public var description: String {
+        let known = InterfaceOrientationMask.namedMasks.map(\.name).joined(separator: ", ")
+        return "unknown orientation or mask '\(name)'; expected one of \(known), or a list of them"
     }
 }

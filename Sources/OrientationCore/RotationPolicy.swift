@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+
+
 /// Decides the interface orientation from the device orientation and the allowed set
 /// (ORIENTATION.md, masks, lock and constraints).
 ///
@@ -260,4 +262,39 @@ public struct RotationPolicy: Sendable {
     public static let fallbackOrder: [InterfaceOrientation] = [
         .portrait, .landscapeRight, .landscapeLeft, .portraitUpsideDown,
     ]
+}
+
+/// A request the policy refuses; nothing changed.
+public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why it was refused.
+    public enum Reason: Sendable, Hashable {
+        /// The change would allow no orientation at all.
+        case emptyMask
+        /// There is no such orientation, or none to take.
+        case invalidOrientation(String)
+    }
+
+    /// Why it was refused.
+    public var reason: Reason
+
+    init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    /// The protocol's error code (`empty-mask`, `invalid-orientation`).
+    public var code: String {
+        switch reason {
+        case .emptyMask: "empty-mask"
+        case .invalidOrientation: "invalid-orientation"
+        }
+    }
+
+    public var description: String {
+        switch reason {
+        case .emptyMask:
+            "the change would allow no orientation: the configured orientations, the lock and the clients' constraints have none in common"
+        case .invalidOrientation(let message):
+            message
+        }
+    }
 }

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CUdev
-import SystemSupport
+package import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -81,5 +81,23 @@ package final class Udev {
             throw UdevError(operation: "udev_monitor_enable_receiving", errno: Errno(result))
         }
         return monitor
+    }
+}
+
+/// A failed libudev call: the C function and the errno.
+package struct UdevError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The C function that failed, such as `udev_monitor_enable_receiving`.
+    package var operation: String
+    /// Why.
+    package var errno: Errno
+
+    package init(operation: String, errno: Errno) {
+        self.operation = operation
+        self.errno = errno
+    }
+
+    /// The failure as one line, such as `udev_new: Cannot allocate memory`.
+    package var description: String {
+        "\(operation): \(errno)"
     }
 }

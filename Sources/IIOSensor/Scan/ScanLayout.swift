@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+
+
 /// Where the accelerometer's x, y and z channels and its optional timestamp sit in one buffered
 /// scan, computed by the kernel's rule (`iio_compute_scan_bytes` in
 /// `drivers/iio/industrialio-buffer.c`).
@@ -129,5 +131,38 @@ public struct ScanLayout: Sendable, Hashable {
         guard alignment > 0 else { return value }
         let mask = alignment - 1
         return (value + mask) & ~mask
+    }
+}
+
+/// Channels that cannot form a scan layout.
+public struct ScanLayoutError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the channels.
+    public enum Reason: Sendable, Hashable {
+        /// Two or more channels have this scan index.
+        case duplicateScanIndex(Int)
+        /// A channel has this negative scan index (the kernel's mark for a channel with no buffer slot).
+        case negativeScanIndex(Int)
+    }
+
+    /// What is wrong.
+    public var reason: Reason
+    /// The channels involved: `x`, `y`, `z` or `timestamp`.
+    public var channels: [String]
+
+    /// An error for this reason and these channels.
+    public init(reason: Reason, channels: [String]) {
+        self.reason = reason
+        self.channels = channels
+    }
+
+    /// The channels and what is wrong with them.
+    public var description: String {
+        let names = channels.joined(separator: ", ")
+        switch reason {
+        case .duplicateScanIndex(let index):
+            return "channels \(names) share scan index \(index)"
+        case .negativeScanIndex(let index):
+            return "channel \(names) has scan index \(index), so it has no place in a buffered scan"
+        }
     }
 }

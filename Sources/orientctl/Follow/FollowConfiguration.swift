@@ -184,3 +184,8 @@ struct FollowConfiguration: Sendable, Equatable {
         }
     }
 }
+
+/// A mistake in follow.conf, with the file and the line.
+struct FollowConfigurationError: Error, Equatable {
+    var message: String
+}
