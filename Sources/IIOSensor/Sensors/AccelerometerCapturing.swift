@@ -14,7 +14,7 @@
 import EventLoop
 
 /// What an ``AccelerometerSensor`` holds while it captures: the capture, and for a capture through the buffer its
-/// watch and the sources that serve the watch. They all go with the capturing phase (``SensorShell/Phase``): a
+/// watch and the sources that serve the watch. They all go with the capturing phase (``SensorPhases/Phase``): a
 /// re-validation, a fallback to polling, a stop or a failure enters another phase, and nothing is released by hand.
 final class AccelerometerCapturing: SensorCapturing {
     /// The capture: through the buffer or polled.
