@@ -18,9 +18,10 @@ import Testing
 
 @testable import IIOSensor
 
-/// The one lifecycle of the accelerometer sensors: the statuses their owner hears, retries of a device that cannot
-/// be opened, a capture put back exactly once, and a closed sensor that says nothing more. The sensor is a scripted
-/// driver (its openings given in advance); the loop and its timers are real.
+/// The shell as the owner of the phases (``SensorPhasesTests`` test the phases, their retries and settle delay, on a
+/// clock of their own): the statuses its owner hears, the loop's timers armed as the phases ask, a capture put back
+/// exactly once, a device forgotten, and a closed sensor that says nothing more. The sensor is a scripted driver (its
+/// openings given in advance); the loop and its timers are real.
 @Suite struct SensorShellTests {
     /// A capture that counts how often it was stopped.
     final class ScriptedCapture: SensorCapturing {
@@ -32,13 +33,9 @@ import Testing
     final class ScriptedSensor: SensorDriver {
         var openings: [SensorOpening<ScriptedCapture>]
         var attempts = 0
-        /// The loop's clock at each attempt, when a clock is given.
-        var clock: (() -> Double)?
-        var times: [Double] = []
         init(_ openings: [SensorOpening<ScriptedCapture>]) { self.openings = openings }
         func open() -> SensorOpening<ScriptedCapture> {
             attempts += 1
-            if let clock { times.append(clock()) }
             return openings.count > 1 ? openings.removeFirst() : openings[0]
         }
         func refreshDiscovery() {}
@@ -80,12 +77,14 @@ import Testing
         return (shell, sensor)
     }
 
-    @Test(arguments: [(1, 1.0), (2, 1), (4, 1), (5, 10), (6, 10), (50, 10)])
-    func retriesComeSoonThenLessOften(failures: Int, seconds: Double) {
-        #expect(SensorShell<ScriptedSensor>.retryDelay(afterFailures: failures) == seconds)
+    /// Runs the loop until `done` holds; the bound only ends a test that would hang.
+    static func run(_ loop: EventLoop, until done: () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !done(), ContinuousClock.now < deadline { _ = try loop.runOnce(timeout: 1) }
+        try #require(done())
     }
 
-    @Test func aDeviceThatCannotBeOpenedIsRetriedUntilItCaptures() throws {
+    @Test func theRetryAndTheTimeItIsDueAreTimersOfTheLoop() throws {
         let loop = try EventLoop()
         let owner = Owner()
         let capture = ScriptedCapture()
@@ -97,14 +96,21 @@ import Testing
         shell.start()
         #expect(shell.status == .failed)
         #expect(shell.lastError == "\(Self.busy)")
-        // Each retry is a timer of the loop, a second after the failure.
-        while sensor.attempts < 3 { _ = try loop.runOnce(timeout: 5) }
-        #expect(shell.status == .active)
-        #expect(owner.changes == ["stopped→failed", "failed→active"], "a failure said once, however often retried")
+        // The retry: a timer of the loop, a second after the failure.
+        try Self.run(loop) { sensor.attempts == 2 }
+        #expect(shell.status == .failed)
+        #expect(owner.changes == ["stopped→failed"], "a failure said once, however often retried")
+        // Stopped before the next retry: the owner hears when it is due, from another timer.
+        shell.stop()
+        #expect(shell.awaitsRetry)
+        try Self.run(loop) { owner.discoveries == 1 }
+        #expect(!shell.awaitsRetry)
+        shell.start()
+        #expect(shell.status == .active && sensor.attempts == 3)
         shell.stop()
         shell.stop()
         #expect(capture.stops == 1, "the capture is put back once")
-        #expect(owner.changes.last == "active→stopped")
+        #expect(owner.changes == ["stopped→failed", "failed→stopped", "stopped→active", "active→stopped"])
     }
 
     @Test func aClosedSensorSaysNothingMoreAndStartsNoMore() throws {
@@ -183,42 +189,5 @@ import Testing
         #expect(shell.accelerometer == nil)
         #expect(sensor.attempts == 2)
         #expect(owner.changes == ["stopped→active", "active→stopped", "stopped→absent", "absent→stopped"])
-    }
-
-    @Test func aFailedSensorStoppedAndStartedAgainIsTriedAtTheRetryPaceNotAtOnce() throws {
-        // As an owner that stops a failed sensor and starts it again as soon as it may (the virtual tablet-mode
-        // switch's claim on a base accelerometer that is there but cannot be read): each failure's retry keeps its
-        // time across the stop, the failures in a row are counted on, and a stopped sensor whose retry is due tells
-        // its owner, as of a discovery.
-        let loop = try EventLoop()
-        let owner = Owner()
-        let (shell, sensor) = Self.shell([.failed(Self.busy)], loop: loop, owner: owner)
-        sensor.clock = { loop.now }
-        shell.start()
-        shell.stop()
-        shell.start()
-        #expect(shell.status == .failed, "started again before its retry is due: failed, still waiting")
-        #expect(sensor.attempts == 1, "not tried again at once")
-        shell.stop()
-        #expect(shell.awaitsRetry && shell.status == .stopped)
-        while sensor.attempts < 5 {
-            let heard = owner.discoveries
-            let deadline = ContinuousClock.now + .seconds(30)
-            while owner.discoveries == heard, ContinuousClock.now < deadline { _ = try loop.runOnce(timeout: 1) }
-            try #require(owner.discoveries > heard, "the retry came due after \(sensor.attempts) attempts")
-            #expect(!shell.awaitsRetry)
-            shell.start()
-            #expect(shell.status == .failed)
-            shell.stop()
-        }
-        let gaps = zip(sensor.times.dropFirst(), sensor.times).map { $0 - $1 }
-        #expect(gaps.count == 4 && gaps.allSatisfy { $0 >= 1 }, "a second after each of the first four: \(gaps)")
-        // After the fifth failure in a row, ten seconds: nothing within two.
-        shell.start()
-        let started = ContinuousClock.now
-        while ContinuousClock.now - started < .seconds(2) { _ = try loop.runOnce(timeout: 0.5) }
-        #expect(sensor.attempts == 5 && owner.discoveries == 4, "attempts: \(sensor.attempts)")
-        shell.stop()
-        #expect(owner.changes == Array(repeating: ["stopped→failed", "failed→stopped"], count: 7).flatMap { $0 })
     }
 }

@@ -35,7 +35,7 @@ extension SensorDriver {
     func deviceChanged() -> Bool { false }
 }
 
-/// The sources of one capture, held by the capturing phase of a ``SensorShell``.
+/// The sources of one capture, held by the capturing phase of ``SensorPhases`` and stopped by the ``SensorShell``.
 protocol SensorCapturing: AnyObject {
     /// Stops capturing: nothing of it wakes the process any more, and the device is as it was. Safe to call twice.
     func stop()

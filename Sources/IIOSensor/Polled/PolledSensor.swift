@@ -34,6 +34,22 @@ import Glibc
 /// (a few system calls at a pace below 2 Hz), so that a file a test rig replaces (umockdev's `set_attribute`) is read
 /// afresh. Started, it reads at once, so that the owner has a value before ``start()`` returns, then at the
 /// channel's pace, or whenever the kernel pushes a scan.
+///
+/// It is not on the accelerometers' ``SensorShell``: it has no status, no retry policy and no settle delay, because
+/// what they are for does not arise here.
+/// - No status: iio-sensor-proxy's API shows only whether the sensor is there (`Has…`) and its reading, so its owner
+///   hears only of readings and of a device found or gone (``PolledSensorDelegate``); a failure has no one to tell.
+/// - No retries of an opening: there is no device to open. A polled reading opens its attribute afresh each time, so
+///   a failed read is tried again at the next tick, at the channel's pace (0.1 to 5 s, most often 0.7 or 0.8 s); the
+///   last value stands meanwhile, and a lasting failure is logged once. Backing off as the shell does (10 s after five
+///   failures, each of its attempts a libiio context and a look at every IIO device) would save nothing: a failed
+///   read costs no more than the tick it stands for. A buffer that cannot be set up, or fails, is polled at once
+///   instead: polling is its retry. A proximity switch whose node cannot be opened, or fails while read, is opened
+///   again at the sensor's next start (a new claim) or when hotplug finds it again: its node fails when its device
+///   goes, and the uevents of its going and coming back make the sensor look again.
+/// - No settle delay: the shell's tenth of a second lets a device's attributes and node appear before libiio opens
+///   it. A look here reads udev's database and sysfs only, and udev's monitor hands on an event once udev has handled
+///   it; an attribute a driver adds when it binds comes with the `bind` uevent, which makes the sensor look again.
 public final class PolledSensor {
     /// What the sensor measures.
     public let kind: PolledSensorKind
@@ -60,8 +76,8 @@ public final class PolledSensor {
         for subsystem in Self.subsystems(kind) {
             do {
                 monitors.append(
-                    try HotplugMonitor(loop: loop, subsystem: subsystem) { [unowned self] action, _ in
-                        self.hotplug(action)
+                    try HotplugMonitor(loop: loop, subsystem: subsystem) { [unowned self] action, sysname in
+                        self.hotplug(action, sysname: sysname, subsystem: subsystem)
                     }
                 )
             } catch {
@@ -252,13 +268,19 @@ public final class PolledSensor {
         delegate.polledSensor(self, read: value)
     }
 
-    /// A device of the subsystem came or went: looks again, and tells the delegate when the answer changed. A sensor
-    /// whose device went stops; one that runs keeps running on a new device.
-    private func hotplug(_ action: HotplugAction) {
-        switch action {
-        case .add, .remove, .bind, .unbind, .change: break
-        case .other: return
-        }
+    /// A device `sysname` of `subsystem` came, went or changed: looks again (unless the event cannot change what is
+    /// found), and tells the delegate when the answer changed. A sensor whose device went stops; one that runs keeps
+    /// running on a new device.
+    private func hotplug(_ action: HotplugAction, sysname: String, subsystem: String) {
+        guard
+            Self.eventMayChangeDiscovery(
+                action,
+                sysname: sysname,
+                subsystem: subsystem,
+                kind: kind,
+                inUse: device?.syspath
+            )
+        else { return }
         let found = Self.discover(kind)
         guard found?.syspath != device?.syspath || found?.channel != device?.channel else { return }
         let wasRunning = isRunning
@@ -280,6 +302,35 @@ public final class PolledSensor {
         case .polling, nil: break
         }
         reading = nil
+    }
+
+    /// Whether a uevent (`action` on `sysname`, of `subsystem`) can change what ``discover(_:)`` finds for `kind`, the
+    /// device in use being at `syspath` (nil: none). A look goes through every IIO device (and, for light and
+    /// proximity, more), so the events that cannot change its answer are left out:
+    /// - `move`, `online` and `offline`;
+    /// - of the input subsystem, any but an event node's: only an event node can be a proximity switch, and it comes
+    ///   and goes with uevents of its own (its `inputN` parent comes before it and goes after it; `mouseN` and `jsN`
+    ///   are never the switch);
+    /// - a device removed or unbound that is not the one in use: a device that goes takes nothing to find with it
+    ///   but itself, and the one in use, found first, stays first. For light, a trigger that goes may be the one its
+    ///   buffer is read on, and counts.
+    static func eventMayChangeDiscovery(
+        _ action: HotplugAction,
+        sysname: String,
+        subsystem: String,
+        kind: PolledSensorKind,
+        inUse syspath: String?
+    ) -> Bool {
+        if subsystem == "input", !sysname.hasPrefix("event") { return false }
+        switch action {
+        case .add, .change, .bind:
+            return true
+        case .remove, .unbind:
+            let inUse = syspath?.hasSuffix("/" + sysname) ?? false
+            return inUse || (kind == .light && sysname.hasPrefix("trigger"))
+        case .other:
+            return false
+        }
     }
 
     /// The udev subsystems whose devices can be a sensor of `kind`.

@@ -14,6 +14,7 @@
 public import EventLoop
 public import Logging
 public import OrientationCore
+import UdevSupport
 
 /// The display accelerometer (or, with ``SensorOptions/location`` `base`, the base one) as a set of sources on the
 /// event loop, started and stopped on demand.
@@ -23,8 +24,7 @@ public import OrientationCore
 /// one that consumes them, its status to the one that manages it (``SensorReports``). Stopped, it leaves nothing that
 /// wakes the process and the device as it found it. It follows hotplug: a removed device makes it absent, a returning
 /// one is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how
-/// it opens the device (`AccelerometerSensor+Opening.swift`), reads it (`+Readings.swift`) and watches the buffer
-/// (`+BufferWatch.swift`).
+/// it opens the device and reads it, and its capturing phase (``AccelerometerCapturing``) watches the buffer.
 ///
 /// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for
 /// that at a low rate (``BufferWatch``): a buffer that delivered and then stays silent for
@@ -38,19 +38,19 @@ public import OrientationCore
 /// the scans of a still device, the buffer is looked at every ``BufferWatch/Settings/gatedLookInterval`` instead,
 /// with one scan let through when nothing came since the last look.
 public final class AccelerometerSensor {
-    let options: SensorOptions
+    private let options: SensorOptions
     /// Where the samples go (the hot path), and the rest.
-    let reports: SensorReports
+    private let reports: SensorReports
     /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
-    let shell: SensorShell<AccelerometerSensor>
+    private let shell: SensorShell<AccelerometerSensor>
     /// The loop of the sensor's sources, its shell's.
     var loop: EventLoop { shell.loop }
     /// The sensor's log, its shell's.
     var logger: Logger { shell.logger }
     /// Samples handed to the sink since the process started (usable ones only).
-    var usableSamples = 0
-    /// The unusable readings (zero or saturated) since the last usable one: what, since when, whether logged.
-    var anomaly: (quality: ReadingQuality, since: Double, reported: Bool)?
+    private(set) var usableSamples = 0
+    /// The unusable readings (zero or saturated) since the last usable one.
+    private var implausible = ImplausibleRun()
     /// The reason a base accelerometer was last refused for, so that it is said once.
     private var warnedRejection: String?
     /// Whether the driver refused the idle pace's sampling frequency: buffered captures then stay at the full rate.
@@ -58,8 +58,6 @@ public final class AccelerometerSensor {
 
     /// Consecutive samples this far apart (seconds) mean the clock jumped: a suspend, or the clock was set.
     public static let clockJump = 5.0
-    /// A run of unusable readings this long (sample time, seconds) is logged.
-    static let anomalyReportTime = 1.0
     /// Failing reads in poll mode for this long (seconds) make the sensor `failed`.
     static let readFailureLimit = 5.0
 
@@ -70,7 +68,7 @@ public final class AccelerometerSensor {
     /// Which accelerometer this sensor reads.
     public var location: SensorLocation { options.location }
     /// Whether polling was chosen because the buffer delivered nothing.
-    public internal(set) var fellBack = false
+    public private(set) var fellBack = false
     /// The rate asked for, in samples per second.
     public var rate: Double { options.rate }
     /// The pace asked for by ``setPace(_:)``; every start is at the full pace.
@@ -78,7 +76,7 @@ public final class AccelerometerSensor {
     /// The last error, for diagnostics.
     public var lastError: String? { shell.lastError }
     /// Samples read since the process started, including unusable ones that were not handed on.
-    public internal(set) var samplesRead = 0
+    public private(set) var samplesRead = 0
 
     /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive the sensor, and its
     /// owner closes it, ``close()``, before letting it go). It listens for hotplug at once (an idle netlink socket
@@ -118,7 +116,7 @@ public final class AccelerometerSensor {
         guard options.idleRate < options.rate else { return }
         guard let capturing = shell.capturing, !frequencyRefused else { return }
         let accepted = capturing.capture.setPace(new)
-        followGate()
+        capturing.followGate()
         guard !accepted, let accelerometer else { return }
         // Said once for this sensor; the capture stays at the full rate.
         frequencyRefused = true
@@ -169,7 +167,7 @@ public final class AccelerometerSensor {
 
     /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as
     /// a warning.
-    func pick(_ discovery: AccelerometerDiscovery) -> (Accelerometer?, String) {
+    private func pick(_ discovery: AccelerometerDiscovery) -> (Accelerometer?, String) {
         guard options.location == .base else { return (discovery.chosen, discovery.reason) }
         let rejected = discovery.base == nil && discovery.accelerometers.contains { $0.location == .base }
         if rejected, discovery.baseReason != warnedRejection {
@@ -183,7 +181,7 @@ public final class AccelerometerSensor {
     }
 
     /// The accelerometer found, with a rate below 10 Hz raised (``SamplingFrequencyFloor``) and said.
-    func raiseSlowFrequency(_ found: Accelerometer) -> Accelerometer {
+    private func raiseSlowFrequency(_ found: Accelerometer) -> Accelerometer {
         var accelerometer = found
         for raise in SamplingFrequencyFloor.raise(&accelerometer) {
             let details: Logger.Metadata = [
@@ -210,4 +208,203 @@ public final class AccelerometerSensor {
     /// Time spent suspended so far (CLOCK_BOOTTIME − CLOCK_MONOTONIC, the loop's cached clocks): it grows by the
     /// length of every suspend.
     var asleepOffset: Double { loop.bootTime - loop.now }
+}
+
+/// How an ``AccelerometerSensor`` opens its device: a fresh discovery, then the buffer, else polling.
+extension AccelerometerSensor: SensorDriver {
+    /// Discovers the device and starts capturing; the phase to enter.
+    func open() -> SensorOpening<AccelerometerCapturing> {
+        // Readings of the previous capture say nothing of this one's.
+        implausible = ImplausibleRun()
+        // A fresh context each time: a context is a snapshot, and devices come and go.
+        let context: IIOContext
+        do {
+            context = try IIOContext(uri: options.uri)
+        } catch {
+            return .absent(reason: "\(error)")
+        }
+        let discovery = AccelerometerDiscovery.discover(
+            in: context,
+            udev: try? Udev(),
+            device: options.device,
+            mountMatrix: options.mountMatrix
+        )
+        let (found, reason) = pick(discovery)
+        guard let found, let device = context.device(named: found.id) else {
+            return .absent(reason: reason)
+        }
+        // Raised before the capture saves the device's settings: it puts back the raised rate.
+        let chosen = raiseSlowFrequency(found)
+        shell.accelerometer = chosen
+        for warning in chosen.warnings {
+            logger.warning(
+                "the accelerometer's attributes",
+                metadata: ["device": "\(chosen.id)", "problem": "\(warning)"]
+            )
+        }
+        fellBack = false
+        if chosen.canBuffer && !options.forcePolling, let buffered = startBuffered(device, chosen) {
+            return buffered
+        }
+        return startPolling(device, chosen)
+    }
+
+    /// Captures through the buffer, looked at by a timer every half of `PollFallbackSec=`; nil (and
+    /// `fellBack`) when the buffer cannot be set up. `revalidation`: enabled again by a re-validation.
+    private func startBuffered(
+        _ device: IIODevice,
+        _ chosen: Accelerometer,
+        revalidation: Bool = false
+    ) -> SensorOpening<AccelerometerCapturing>? {
+        do {
+            let capture = try BufferedCapture(
+                device: device,
+                accelerometer: chosen,
+                rate: options.rate,
+                idleRate: options.idleRate,
+                loop: loop,
+                logger: logger,
+                owner: self
+            )
+            let watch = BufferWatch(
+                settings: BufferWatch.Settings(
+                    clockJump: Self.clockJump,
+                    rate: options.rate,
+                    pollFallback: options.pollFallback,
+                    gate: capture.gate
+                ),
+                usable: usableSamples,
+                asleepOffset: asleepOffset,
+                revalidation: revalidation ? usableSamples : nil
+            )
+            var details = metadata(chosen)
+            if let gate = capture.gate { details["motion_gate"] = "\(gate.description)" }
+            logger.info("capturing through the buffer", metadata: details)
+            return .capturing(
+                AccelerometerCapturing(
+                    buffered: capture,
+                    watch: watch,
+                    pollFallback: options.pollFallback,
+                    sensor: self
+                )
+            )
+        } catch {
+            var details = metadata(chosen)
+            details["error"] = "\(error)"
+            logger.warning("buffered capture failed, polling instead", metadata: details)
+            fellBack = true
+            return nil
+        }
+    }
+
+    /// Polls the raw attributes on a timer; failed (retried) when they cannot be opened.
+    private func startPolling(_ device: IIODevice, _ chosen: Accelerometer) -> SensorOpening<AccelerometerCapturing> {
+        do {
+            let capture = try PolledCapture(
+                device: device,
+                accelerometer: chosen,
+                rate: options.rate,
+                idleRate: options.idleRate,
+                loop: loop,
+                logger: logger,
+                giveUpAfter: Self.readFailureLimit,
+                owner: self
+            )
+            logger.info("polling the accelerometer", metadata: metadata(chosen))
+            return .capturing(AccelerometerCapturing(polled: capture, sensor: self))
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// udev changed the device (`udevadm trigger` after a new hwdb entry): a new `ACCEL_MOUNT_MATRIX` is taken without
+    /// a restart of the daemon; while capturing, the capture starts again with it. A configured matrix wins anyway.
+    func deviceChanged() -> Bool {
+        guard options.mountMatrix == nil, let current = accelerometer else { return true }
+        if shell.isStopped {
+            refreshDiscovery()
+            return true
+        }
+        shell.capturing?.checkMatrixAtNextTurn(current)
+        return true
+    }
+
+    /// The matrix of `current`, the device captured, looked at again after a `change` uevent: a new one makes the
+    /// sensor capture again with it.
+    func recaptureIfMatrixChanged(_ current: Accelerometer) {
+        guard
+            let found = try? AccelerometerDiscovery.discover(uri: options.uri, device: current.id)
+                .accelerometers.first(where: { $0.id == current.id }),
+            found.calibration.matrix != accelerometer?.calibration.matrix
+        else { return }
+        logger.notice(
+            "the mount matrix changed: capturing again with it",
+            metadata: [
+                "device": "\(current.id)", "was": "\(current.calibration.matrix)",
+                "matrix": "\(found.calibration.matrix)", "matrix_source": "\(found.matrixSource)",
+            ]
+        )
+        shell.attempt()
+    }
+
+    /// Replaces the capture of `device` (the buffer's watch said so): `revalidating`, the buffer is disabled and
+    /// enabled again, and one that cannot be set up again is replaced by polling at once; else it is polled instead
+    /// (``fellBack``).
+    func recapture(_ device: IIODevice, _ accelerometer: Accelerometer, revalidating: Bool) {
+        if revalidating {
+            shell.reopen {
+                startBuffered(device, accelerometer, revalidation: true) ?? startPolling(device, accelerometer)
+            }
+        } else {
+            fellBack = true
+            shell.reopen { startPolling(device, accelerometer) }
+        }
+    }
+}
+
+/// What an ``AccelerometerSensor``'s capture reports: readings (the hot path), passing trouble, and its end.
+extension AccelerometerSensor {
+    /// A reading of the capture (the hot path): counts, has the watch check the gap to the previous sample (no
+    /// clock read: the samples carry their time), and hands usable samples to the sink.
+    /// `gated`: read through a motion gate, which holds back the scans of a still device (any gap is no jump).
+    func captured(_ sample: Sample, quality: ReadingQuality, gated: Bool = false) {
+        samplesRead += 1
+        shell.capturing?.sampled(at: sample.time, gated: gated)
+        guard quality == .usable else {
+            if let what = implausible.read(quality, at: sample.time) { noteImplausible(what) }
+            if options.handsOnImplausibleReadings {
+                reports.samples.accelerometer(at: options.location, captured: sample)
+            }
+            return
+        }
+        usableSamples += 1
+        shell.capturing?.deliveredUsable()
+        shell.delivered()
+        if implausible.ended() {
+            logger.notice(
+                "the accelerometer's readings are plausible again",
+                metadata: ["device": "\(accelerometer?.id ?? "?")"]
+            )
+        }
+        reports.samples.accelerometer(at: options.location, captured: sample)
+    }
+
+    /// A read of the capture failed; it goes on reading, and the next good read recovers.
+    func captureHadTrouble(_ error: SensorError) {
+        shell.lastError = "\(error)"
+    }
+
+    /// The capture ended: a device gone makes the sensor absent, another error failed (retried).
+    func captureFailed(_ error: SensorError) {
+        shell.captureFailed(error)
+    }
+
+    /// A run of readings of zeros or clipped ones lasted a second (``ImplausibleRun``): `what` is wrong, said once.
+    private func noteImplausible(_ what: String) {
+        shell.lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
+        logger.warning(
+            "implausible readings ignored until they are plausible again",
+            metadata: ["device": "\(accelerometer?.id ?? "?")", "problem": "\(what)"]
+        )
+    }
 }

@@ -14,7 +14,7 @@
 import EventLoop
 
 /// What an ``InputAccelerometerSensor`` holds while it captures: the open node, and the reading or failure it hands
-/// on at the loop's next turn. Both go with the capturing phase (``SensorShell/Phase``).
+/// on at the loop's next turn. Both go with the capturing phase (``SensorPhases/Phase``).
 final class InputAccelerometerCapturing: SensorCapturing {
     /// The evdev node, open and watched.
     let device: InputAccelerometerDevice
