@@ -12,20 +12,19 @@
 //===----------------------------------------------------------------------===//
 
 package import EventLoop
-package import IIOSensor
 package import Logging
 package import OrientationCore
 
-/// The display's sensor of the daemon (and of `orientd sensors --probe`, `orientd record` and `orientd calibrate`):
-/// the IIO display accelerometer (``AccelerometerSensor``) when there is one, and else an accelerometer of the input
-/// subsystem (``InputAccelerometerSensor``): IIO wins. It manages both: it is the delegate of both and tells its own
-/// delegate one status, that of the sensor in use, so that a change from one to the other while generating (an IIO
-/// device plugged in or removed) reads as no change at all. Their samples do not pass through it: each hands them
-/// straight to the sink this sensor was made with (``SensorReports``).
+/// The display's sensor of the daemon (its engine's, as an `EngineSensor`), of `orientd sensors --probe`, `orientd
+/// record` and `orientd calibrate`: the IIO display accelerometer (``AccelerometerSensor``) when there is one, and else
+/// an accelerometer of the input subsystem (``InputAccelerometerSensor``): IIO wins. It manages both: it is the
+/// delegate of both and tells its own delegate one status, that of the sensor in use, so that a change from one to the
+/// other while generating (an IIO device plugged in or removed) reads as no change at all. Their samples do not pass
+/// through it: each hands them straight to the sink this sensor was made with (``SensorReports``).
 ///
 /// The input sensor is started only while the IIO sensor is wanted and absent, and stopped as soon as the IIO one has
 /// a device: its node is open only while someone generates and there is no IIO display accelerometer.
-package final class DisplaySensor: EngineSensor, AccelerometerSensorDelegate {
+package final class DisplaySensor: AccelerometerSensorDelegate {
     private unowned let delegate: any AccelerometerSensorDelegate
     // Made in `init` with this sensor as their delegate (hence not `let`); never nil after it.
     private var iio: AccelerometerSensor!

@@ -51,6 +51,7 @@ package protocol EngineSensor: AnyObject {
 }
 
 extension AccelerometerSensor: EngineSensor {}
+extension DisplaySensor: EngineSensor {}
 
 /// Makes the daemon's sensors: ``AccelerometerSensorFactory`` on the event loop; a unit test's fakes.
 package protocol SensorFactory {
