@@ -45,7 +45,7 @@ final class DaemonEngineOutput: EngineOutput {
         publishes = false
     }
 
-    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
+    func deliver(_ line: [UInt8], to generation: GenerationCounter) {
         connections.broadcast(line, to: generation)
     }
 

@@ -63,7 +63,7 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
         loop.exit(code: failure == nil ? 0 : 1)
     }
 
-    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+    func take(_ sample: Sample, from location: SensorLocation) {
         guard var current = session else { return }
         let sensor: CalibratedSensor = location == .base ? .base : .display
         let event = current.add(sample.acceleration, of: sensor, at: sample.time)
@@ -86,7 +86,7 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
         }
     }
 
-    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+    func statusChanged(at location: SensorLocation, from previous: SensorState, to current: SensorState) {
         guard session != nil, current == .failed || current == .absent else { return }
         let name = location == .base ? "the base accelerometer" : "the accelerometer"
         let why = lastError(location).map { ": \($0)" } ?? ""

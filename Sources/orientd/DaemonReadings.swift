@@ -213,10 +213,7 @@ final class DaemonReadings {
         for (location, reading) in readings(report) where reading.samplesRead != seen[location] {
             seen[location] = reading.samplesRead
             guard let values = reading.reading, values.count == 3 else { continue }
-            sink.accelerometer(
-                at: location,
-                captured: Sample(time: now, acceleration: Vector3(x: values[0], y: values[1], z: values[2]))
-            )
+            sink.take(Sample(time: now, acceleration: Vector3(x: values[0], y: values[1], z: values[2])), from: location)
         }
     }
 

@@ -91,7 +91,7 @@ private final class FirstSamples: AccelerometerSampleSink, AccelerometerSensorDe
         self.loop = loop
     }
 
-    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+    func take(_ sample: Sample, from location: SensorLocation) {
         count += 1
         if first == nil { first = sample }
         if count >= 3 { loop.exit(code: 0) }

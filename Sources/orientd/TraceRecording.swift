@@ -30,7 +30,7 @@ final class TraceRecording: AccelerometerSampleSink, AccelerometerSensorDelegate
         self.logger = logger
     }
 
-    func accelerometer(at location: SensorLocation, captured sample: Sample) {
+    func take(_ sample: Sample, from location: SensorLocation) {
         switch location {
         case .display:
             clocks.display(sample, now: loop.now)
@@ -40,7 +40,7 @@ final class TraceRecording: AccelerometerSampleSink, AccelerometerSensorDelegate
         }
     }
 
-    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState) {
+    func statusChanged(at location: SensorLocation, from previous: SensorState, to current: SensorState) {
         guard location == .display else { return }
         switch current {
         case .absent where previous == .active:

@@ -65,7 +65,7 @@ package final class FakeSensor: EngineSensor {
 
     package func refreshDiscovery() {
         guard !isClosed else { return }
-        delegate?.accelerometerDiscoveryChanged(at: location)
+        delegate?.discoveryChanged(at: location)
     }
 
     /// The retry a stopped failed sensor waited for is due: it tells its delegate, as a discovery.
@@ -91,7 +91,7 @@ package final class FakeSensor: EngineSensor {
         guard new != status, !isClosed else { return }
         let previous = status
         status = new
-        delegate?.accelerometer(at: location, changedStatusFrom: previous, to: new)
+        delegate?.statusChanged(at: location, from: previous, to: new)
     }
 }
 
@@ -129,7 +129,7 @@ package final class FakeSensorFactory: SensorFactory {
 /// Drops everything the engine tells: for measuring or driving the engine alone.
 package final class DiscardingOutput: EngineOutput {
     package init() {}
-    package func broadcast(_ line: [UInt8], to generation: GenerationCounter) {}
+    package func deliver(_ line: [UInt8], to generation: GenerationCounter) {}
     package func stateChanged(to published: PublishedState) {}
     package func tiltChanged(to tilt: DeviceTilt) {}
 }

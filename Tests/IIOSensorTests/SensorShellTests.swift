@@ -45,12 +45,12 @@ import Testing
     final class Owner: AccelerometerSensorDelegate {
         var changes: [String] = []
         var discoveries = 0
-        func accelerometerDiscoveryChanged(at location: SensorLocation) {
+        func discoveryChanged(at location: SensorLocation) {
             discoveries += 1
         }
-        func accelerometer(
+        func statusChanged(
             at location: SensorLocation,
-            changedStatusFrom previous: SensorState,
+            from previous: SensorState,
             to current: SensorState
         ) {
             changes.append("\(previous)→\(current)")

@@ -61,7 +61,7 @@ final class RecordingOutput: EngineOutput {
     /// Called with each event as it is broadcast (before the next one).
     var onEvent: (OrientationEvent) -> Void = { _ in }
     /// As the control socket's connections: only while someone generates do events reach anyone.
-    func broadcast(_ line: [UInt8], to generation: GenerationCounter) {
+    func deliver(_ line: [UInt8], to generation: GenerationCounter) {
         guard generation.isGenerating else { return }
         guard case .event(let event) = try? ServerMessage.decode(line) else {
             Issue.record("not an event: \(String(decoding: line, as: UTF8.self))")

@@ -53,14 +53,14 @@ import Testing
         try withTurnedSensors { rig in
             rig.request(#"{"id":1,"method":"begin"}"#, from: ClientID(1))
             // The display raw reads x = 9.5 (its matrix turns it to y = 9.5); the base raw reads y = -9.7.
-            rig.engine.accelerometer(at: .display, captured: Sample(time: 1, x: 0, y: 9.5, z: 0.25))
-            rig.engine.accelerometer(at: .base, captured: Sample(time: 1, x: -9.7, y: 0, z: 0.5))
+            rig.engine.take(Sample(time: 1, x: 0, y: 9.5, z: 0.25), from: .display)
+            rig.engine.take(Sample(time: 1, x: -9.7, y: 0, z: 0.5), from: .base)
             let (display, base) = DaemonStatus.sensorReports(of: rig.engine)
             #expect(display.reading == [9.5, 0, 0.25], "\(json(display))")
             #expect(base?.reading == [0, -9.7, 0.5], "\(base.map(json) ?? "no base")")
             #expect(json(display).contains(#""reading":[9.5,"#), "\(json(display))")
             // The next sample replaces it.
-            rig.engine.accelerometer(at: .display, captured: Sample(time: 2, x: 0, y: 0, z: -9.81))
+            rig.engine.take(Sample(time: 2, x: 0, y: 0, z: -9.81), from: .display)
             #expect(DaemonStatus.sensorReports(of: rig.engine).display.reading == [0, 0, -9.81])
         }
     }
@@ -73,7 +73,7 @@ import Testing
             rig.request(#"{"id":1,"method":"begin"}"#, from: ClientID(1))
             // Begun, no sample yet.
             #expect(DaemonStatus.sensorReports(of: rig.engine).display.reading == nil)
-            rig.engine.accelerometer(at: .display, captured: Sample(time: 1, x: 0, y: 9.5, z: 0))
+            rig.engine.take(Sample(time: 1, x: 0, y: 9.5, z: 0), from: .display)
             #expect(DaemonStatus.sensorReports(of: rig.engine).display.reading != nil)
             rig.request(#"{"id":2,"method":"end"}"#, from: ClientID(1))
             (display, base) = DaemonStatus.sensorReports(of: rig.engine)
@@ -88,7 +88,7 @@ import Testing
     @Test func nothingForAMatrixThatCannotBeInverted() throws {
         try withTurnedSensors(display: "1, 0, 0; 1, 0, 0; 0, 0, 1") { rig in
             rig.request(#"{"id":1,"method":"begin"}"#, from: ClientID(1))
-            rig.engine.accelerometer(at: .display, captured: Sample(time: 1, x: 9.5, y: 0, z: 0))
+            rig.engine.take(Sample(time: 1, x: 9.5, y: 0, z: 0), from: .display)
             #expect(DaemonStatus.sensorReports(of: rig.engine).display.reading == nil)
         }
     }

@@ -95,7 +95,7 @@ final class SensorShell<Driver: SensorDriver> {
     var isStopped: Bool { phases.isStopped }
 
     /// Whether the sensor, stopped while failed, waits for that failure's retry: started sooner, it would only wait in
-    /// `failed`. Its owner hears when the retry is due (``AccelerometerSensorDelegate/accelerometerDiscoveryChanged(at:)``).
+    /// `failed`. Its owner hears when the retry is due (``AccelerometerSensorDelegate/discoveryChanged(at:)``).
     var awaitsRetry: Bool { phases.awaitsRetry }
 
     /// What the capturing phase holds; nil in any other.
@@ -207,9 +207,9 @@ final class SensorShell<Driver: SensorDriver> {
                     metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
                 )
             case .reportStatus(let previous, let current):
-                delegate.accelerometer(at: location, changedStatusFrom: previous, to: current)
+                delegate.statusChanged(at: location, from: previous, to: current)
             case .reportDiscovery:
-                delegate.accelerometerDiscoveryChanged(at: location)
+                delegate.discoveryChanged(at: location)
             }
         }
     }

@@ -23,5 +23,5 @@ public import OrientationCore
 public protocol AccelerometerSampleSink: AnyObject {
     /// A calibrated sample of the accelerometer at `location` (an implausible one too, when the sensor's options
     /// hand them on: ``SensorOptions/handsOnImplausibleReadings``).
-    func accelerometer(at location: SensorLocation, captured sample: Sample)
+    func take(_ sample: Sample, from location: SensorLocation)
 }

@@ -162,7 +162,7 @@ public final class AccelerometerSensor {
             shell.accelerometer = nil
             logger.notice("no accelerometer yet", metadata: ["error": "\(error)"])
         }
-        reports.delegate.accelerometerDiscoveryChanged(at: options.location)
+        reports.delegate.discoveryChanged(at: options.location)
     }
 
     /// The accelerometer of ``SensorOptions/location`` and why; a base one that cannot be trusted is said once as
@@ -373,7 +373,7 @@ extension AccelerometerSensor {
         guard quality == .usable else {
             if let what = implausible.read(quality, at: sample.time) { noteImplausible(what) }
             if options.handsOnImplausibleReadings {
-                reports.samples.accelerometer(at: options.location, captured: sample)
+                reports.samples.take(sample, from: options.location)
             }
             return
         }
@@ -386,7 +386,7 @@ extension AccelerometerSensor {
                 metadata: ["device": "\(accelerometer?.id ?? "?")"]
             )
         }
-        reports.samples.accelerometer(at: options.location, captured: sample)
+        reports.samples.take(sample, from: options.location)
     }
 
     /// A read of the capture failed; it goes on reading, and the next good read recovers.

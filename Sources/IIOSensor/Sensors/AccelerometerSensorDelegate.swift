@@ -24,21 +24,21 @@ public import OrientationCore
 public protocol AccelerometerSensorDelegate: AnyObject {
     /// The status of the sensor at `location` changed; it may be called from inside ``AccelerometerSensor/start()``
     /// and ``AccelerometerSensor/stop()``.
-    func accelerometer(at location: SensorLocation, changedStatusFrom previous: SensorState, to current: SensorState)
+    func statusChanged(at location: SensorLocation, from previous: SensorState, to current: SensorState)
     /// The sensor at `location` found its accelerometer, or lost it, while stopped (no status changes then); or,
     /// stopped while failed, the retry of that failure is due (it may be started again).
-    func accelerometerDiscoveryChanged(at location: SensorLocation)
+    func discoveryChanged(at location: SensorLocation)
 }
 
 extension AccelerometerSensorDelegate {
     /// Nothing: an owner that reads the status when it needs it (the probe, after the start) needs no report of its
     /// changes.
-    public func accelerometer(
+    public func statusChanged(
         at location: SensorLocation,
-        changedStatusFrom previous: SensorState,
+        from previous: SensorState,
         to current: SensorState
     ) {}
 
     /// Nothing: an owner that names no accelerometer while stopped needs no discovery.
-    public func accelerometerDiscoveryChanged(at location: SensorLocation) {}
+    public func discoveryChanged(at location: SensorLocation) {}
 }

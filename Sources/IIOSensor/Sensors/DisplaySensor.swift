@@ -121,14 +121,14 @@ package final class DisplaySensor: AccelerometerSensorDelegate {
         } while unsettled && !closed
         settling = false
         guard !closed, let (previous, current) = selection.report(status) else { return }
-        delegate.accelerometer(at: .display, changedStatusFrom: previous, to: current)
+        delegate.statusChanged(at: .display, from: previous, to: current)
     }
 
     // MARK: AccelerometerSensorDelegate (both sensors)
 
-    package func accelerometer(
+    package func statusChanged(
         at location: SensorLocation,
-        changedStatusFrom previous: SensorState,
+        from previous: SensorState,
         to current: SensorState
     ) {
         settle()
@@ -136,8 +136,8 @@ package final class DisplaySensor: AccelerometerSensorDelegate {
 
     /// Either sensor found or lost its accelerometer while stopped: this sensor's own (``accelerometer``, which
     /// chooses between them) may have changed.
-    package func accelerometerDiscoveryChanged(at location: SensorLocation) {
-        delegate.accelerometerDiscoveryChanged(at: location)
+    package func discoveryChanged(at location: SensorLocation) {
+        delegate.discoveryChanged(at: location)
     }
 }
 

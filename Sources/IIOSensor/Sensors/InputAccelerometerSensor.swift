@@ -104,7 +104,7 @@ public final class InputAccelerometerSensor {
             )
         }
         shell.accelerometer = discovery.chosen
-        reports.delegate.accelerometerDiscoveryChanged(at: .display)
+        reports.delegate.discoveryChanged(at: .display)
     }
 
     private func discover() -> InputAccelerometerDiscovery {
@@ -117,7 +117,7 @@ public final class InputAccelerometerSensor {
         samplesRead += 1
         if quality == .usable { shell.delivered() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
-        reports.samples.accelerometer(at: .display, captured: sample)
+        reports.samples.take(sample, from: .display)
     }
 
     /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.

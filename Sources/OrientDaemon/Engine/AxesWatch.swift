@@ -19,7 +19,7 @@ import OrientationCore
 /// finds something.
 struct AxesWatch {
     private let logger: Logger
-    private var check = AxesCheck()
+    private var selfCheck = AxesCheck()
     /// Every finding of the readings, in order, for `status`.
     private(set) var findings: [AxesCheck.Finding] = []
 
@@ -29,16 +29,16 @@ struct AxesWatch {
 
     /// Whether the base's entry may be one of calibrate's old frame (the readings alone cannot tell it).
     mutating func baseEntryMayBeOldFrame(_ value: Bool) {
-        check.baseEntryMayBeOldFrame = value
+        selfCheck.baseEntryMayBeOldFrame = value
     }
 
     /// Feeds one usable sample of `sensor` (`laptopMode`: what tablet mode says of the fold now); a new finding is
     /// said in the journal (once per sensor and kind) and kept in ``findings``.
-    mutating func take(_ sample: Sample, from sensor: CalibratedSensor, laptopMode: Bool?) {
-        check.laptopMode = laptopMode
-        check.update(sample, from: sensor)
-        guard check.hasFindings else { return }
-        for finding in check.takeFindings() {
+    mutating func check(_ sample: Sample, from sensor: CalibratedSensor, laptopMode: Bool?) {
+        selfCheck.laptopMode = laptopMode
+        selfCheck.update(sample, from: sensor)
+        guard selfCheck.hasFindings else { return }
+        for finding in selfCheck.takeFindings() {
             findings.append(finding)
             logger.warning(
                 "the accelerometer's axes cannot be right",

@@ -45,7 +45,7 @@ struct DeviceMotion {
     var tilt: DeviceTilt { tiltTracker.tilt }
 
     /// Takes one sample of the display accelerometer through the classifier, and the tilt when it is followed.
-    mutating func take(_ sample: Sample) -> Change {
+    mutating func classify(_ sample: Sample) -> Change {
         let before = classifier.filteredAcceleration
         let orientation = classifier.update(sample)
         let tilt =
@@ -54,7 +54,7 @@ struct DeviceMotion {
         return Change(orientation: orientation, tilt: tilt, before: before)
     }
 
-    /// The pace after `sample`, which ``take(_:)`` took (`before`: what it returned): slow while still, with a known
+    /// The pace after `sample`, which ``classify(_:)`` took (`before`: what it returned): slow while still, with a known
     /// orientation, full at the first sample that moves.
     mutating func pace(after sample: Sample, before: Vector3) -> SensorPace {
         paceTracker.pace(after: sample, before: before, classifier: classifier)

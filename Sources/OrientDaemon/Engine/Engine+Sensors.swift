@@ -19,10 +19,11 @@ package import OrientationCore
 /// capture, or the input accelerometer's, for the display): the display's go to the classifier, the base's (on the
 /// display's clock) to the hinge.
 extension Engine: AccelerometerSampleSink {
-    package func accelerometer(at location: SensorLocation, captured sample: Sample) {
+    package func take(_ sample: Sample, from location: SensorLocation) {
+        let sample = sensors.arrived(sample, from: location)
         switch location {
-        case .display: handle(sensors.display(sample))
-        case .base: handleBase(sensors.base(sample))
+        case .display: handle(sample)
+        case .base: handleBase(sample)
         }
     }
 }
@@ -31,9 +32,9 @@ extension Engine: AccelerometerSampleSink {
 /// sensor's state and whether the hinge counts (the display's as ``DisplaySensor`` tells them: one status for the IIO
 /// accelerometer and the input one).
 extension Engine: AccelerometerSensorDelegate {
-    package func accelerometer(
+    package func statusChanged(
         at location: SensorLocation,
-        changedStatusFrom previous: SensorState,
+        from previous: SensorState,
         to current: SensorState
     ) {
         if current != .active { sensors.stoppedCapturing(at: location) }
@@ -49,7 +50,7 @@ extension Engine: AccelerometerSensorDelegate {
         }
     }
 
-    package func accelerometerDiscoveryChanged(at location: SensorLocation) {
+    package func discoveryChanged(at location: SensorLocation) {
         switch location {
         case .display:
             // While someone generates the sensor's own status reports tell (a sensor replaced after a reload is

@@ -82,9 +82,9 @@ package final class Engine {
     /// for the D-Bus service) unless the orientation changes. No allocation.
     package func handle(_ sample: Sample) {
         // The hinge first, so that a fold decided by this sample holds the interface before the classifier turns it.
-        if let previous = tablet.takeDisplay(sample) { tabletModeChanged(previous) }
-        axes.take(sample, from: .display, laptopMode: tablet.tabletMode.map { !$0 })
-        let change = motion.take(sample)
+        if let previous = tablet.hinge(display: sample) { tabletModeChanged(previous) }
+        axes.check(sample, from: .display, laptopMode: tablet.tabletMode.map { !$0 })
+        let change = motion.classify(sample)
         if change.orientation { asOneSentChange { record(policy.setDevice(motion.device)) } }
         // A change of state has reported the tilt with it already; then this finds nothing new to report.
         if change.tilt { output.tiltChanged(to: motion.tilt) }
@@ -95,11 +95,11 @@ package final class Engine {
     }
 
     /// One sample of the base accelerometer: the hinge only (no allocation). Readings far from 1 g are ignored
-    /// (``TabletModeState/takeBase(_:)``).
+    /// (``TabletModeState/hinge(base:)``).
     func handleBase(_ sample: Sample) {
-        guard case .usable(let decided) = tablet.takeBase(sample) else { return }
+        guard case .usable(let decided) = tablet.hinge(base: sample) else { return }
         if let previous = decided { tabletModeChanged(previous) }
-        axes.take(sample, from: .base, laptopMode: tablet.tabletMode.map { !$0 })
+        axes.check(sample, from: .base, laptopMode: tablet.tabletMode.map { !$0 })
     }
 
     /// Sets or clears (nil) a client's constraint.

@@ -20,7 +20,7 @@ package import OrientationCore
 package protocol EngineOutput: AnyObject {
     /// One event line (PROTOCOL.md) for every connection whose count in `generation` (the counts after the change)
     /// is above zero, in the order of the change's events.
-    func broadcast(_ line: [UInt8], to generation: GenerationCounter)
+    func deliver(_ line: [UInt8], to generation: GenerationCounter)
     /// What the outputs show after a change, once its events are sent (sd_notify `STATUS=`, the D-Bus properties,
     /// the virtual tablet-mode switch).
     func stateChanged(to published: PublishedState)

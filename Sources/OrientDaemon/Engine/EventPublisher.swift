@@ -86,7 +86,7 @@ final class EventPublisher {
         guard let events = batch.beginSending() else { return [] }
         let current = published()
         for (name, previous) in events {
-            output.broadcast(
+            output.deliver(
                 MessageEncoder.event(EventBatch.event(name, previous: previous, state: current.state)),
                 to: generation
             )

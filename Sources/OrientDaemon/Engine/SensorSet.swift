@@ -92,17 +92,18 @@ final class SensorSet {
         base.close()
     }
 
-    /// A sample of the display sensor, kept as its last reading and on the clocks; what the classifier takes.
-    func display(_ sample: Sample) -> Sample {
-        lastAcceleration.display = sample.acceleration
-        clocks.display(sample, now: factory.now)
-        return sample
-    }
-
-    /// A sample of the base sensor, kept as its last reading; on the display's clock, for the hinge.
-    func base(_ sample: Sample) -> Sample {
-        lastAcceleration.base = sample.acceleration
-        return clocks.base(sample, now: factory.now)
+    /// A sample of the sensor at `location`, kept as its last reading: the display's as it is (its time sets the
+    /// clocks), the base's on the display's clock, for the hinge.
+    func arrived(_ sample: Sample, from location: SensorLocation) -> Sample {
+        switch location {
+        case .display:
+            lastAcceleration.display = sample.acceleration
+            clocks.display(sample, now: factory.now)
+            return sample
+        case .base:
+            lastAcceleration.base = sample.acceleration
+            return clocks.base(sample, now: factory.now)
+        }
     }
 
     /// The sensor at `location` no longer captures: the clocks start afresh, and its last reading says nothing of

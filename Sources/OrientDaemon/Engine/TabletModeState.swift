@@ -53,7 +53,7 @@ struct TabletModeState {
     mutating func setSwitch(_ value: Bool?) -> Bool?? { arbiter.setSwitch(value) }
 
     /// One sample of the display accelerometer, for the hinge while it counts.
-    mutating func takeDisplay(_ sample: Sample) -> Bool?? {
+    mutating func hinge(display sample: Sample) -> Bool?? {
         guard hasBase, hinge.update(sample, from: .display) else { return nil }
         return hingeCounts()
     }
@@ -68,7 +68,7 @@ struct TabletModeState {
 
     /// One sample of the base accelerometer, on the display's clock, judged first: readings far from 1 g are
     /// ignored, and said once when they last (``TabletModeArbiter/judgeBase(magnitude:at:)``).
-    mutating func takeBase(_ sample: Sample) -> BaseSample {
+    mutating func hinge(base sample: Sample) -> BaseSample {
         switch arbiter.judgeBase(magnitude: sample.acceleration.magnitude / HingeMonitor.gravity, at: sample.time) {
         case .usable:
             return .usable(decided: hinge.update(sample, from: .base) ? hingeCounts() : nil)
