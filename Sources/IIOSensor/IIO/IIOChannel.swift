@@ -74,3 +74,18 @@ struct IIOChannel {
         }
     }
 }
+
+extension IIOChannel {
+    /// The scan element format libiio parsed from `scan_elements/*_type`.
+    var format: ScanElementFormat? {
+        guard let format = iio_channel_get_data_format(pointer)?.pointee else { return nil }
+        return try? ScanElementFormat(
+            isBigEndian: format.is_be,
+            isSigned: format.is_signed,
+            bits: Int(format.bits),
+            storageBits: Int(format.length),
+            shift: Int(format.shift),
+            repeatCount: max(1, Int(format.repeat))
+        )
+    }
+}

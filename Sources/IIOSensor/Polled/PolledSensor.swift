@@ -410,3 +410,12 @@ public final class PolledSensor {
         device.properties["MODALIAS"] == "platform:applesmc" || device.properties["DRIVER"] == "applesmc"
     }
 }
+
+/// What a ``PolledSensor`` tells its owner, given to the sensor when it is made.
+public protocol PolledSensorDelegate: AnyObject {
+    /// A reading of the running sensor: the channel's value after its scale and offset (lux or a vendor value for
+    /// light, the raw value for proximity, degrees for the compass).
+    func polledSensor(_ sensor: PolledSensor, read value: Double)
+    /// The sensor's device appeared or went (hotplug); ``PolledSensor/channel`` tells which.
+    func polledSensorDiscoveryChanged(_ sensor: PolledSensor)
+}

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+
+
 /// A configuration file that cannot be used: what is wrong, where, and what is allowed (CONFIG.md).
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of mistake it is.
@@ -68,5 +70,21 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         }
         if let allowed { text += "; allowed: \(allowed)" }
         return text
+    }
+}
+
+/// Every mistake found in the configuration files, in the order they were read.
+public struct ConfigurationErrors: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The mistakes; never empty.
+    public var errors: [ConfigurationError]
+
+    /// The mistakes found.
+    public init(_ errors: [ConfigurationError]) {
+        self.errors = errors
+    }
+
+    /// One line per mistake.
+    public var description: String {
+        errors.map(\.description).joined(separator: "\n")
     }
 }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Logging
+import SystemSupport
 
 /// Decides who may `lock`, `unlock` and `constrain` (the controllers) from a peer's credentials.
 ///
@@ -104,5 +105,39 @@ public struct Authorizer: Sendable {
             seatDenial = denial
         }
         return Decision(who: who, denial: "is not root, \(groupDenial), and \(seatDenial); \(advice)")
+    }
+}
+
+extension Authorizer {
+    /// The outcome of the rules for one peer, in words.
+    struct Decision: CustomStringConvertible {
+        var isAdmitted: Bool
+        var description: String
+
+        init(who: String, admittedBy rule: String) {
+            isAdmitted = true
+            description = "\(who) \(rule)"
+        }
+
+        init(who: String, denial: String) {
+            isAdmitted = false
+            description = "\(who) \(denial)"
+        }
+    }
+}
+
+extension Authorizer {
+    /// A user's name and every group it belongs to, from the user and group databases (NSS).
+    struct UserRecord {
+        var name: String
+        /// The primary group of the user's entry and the groups listing the user as a member.
+        var groupIDs: [UInt32]
+
+        /// The user with this ID (`getpwuid_r`, then `getgrouplist`); nil when there is none or the lookup failed.
+        init?(userID: UInt32) {
+            guard let found = try? NameService.user(id: userID) else { return nil }
+            name = found.name
+            groupIDs = NameService.groupIDs(of: found)
+        }
     }
 }

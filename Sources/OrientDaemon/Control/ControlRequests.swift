@@ -155,3 +155,9 @@ final class ControlRequests {
         }
     }
 }
+
+/// The source of the `status` result.
+protocol StatusSource: AnyObject {
+    /// The `status` result now.
+    func statusReport() -> StatusReport
+}
