@@ -33,8 +33,8 @@ let package = Package(
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
         // The one reader of the INI files (the daemon's configuration, follow.conf): lines, sections and keys, with
-        // their numbers. The standard library and OrientationCore only; each caller judges its own names and values.
-        .target(name: "IniFormat", dependencies: ["OrientationCore"]),
+        // their numbers. Standard library only; each caller judges its own names and values.
+        .target(name: "IniFormat"),
 
         // C libraries, wrapped thinly by the targets below; none of their types leaves them.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
