@@ -45,12 +45,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The system calls Glibc has no function for (userfaultfd(2)), for SystemSupport alone.
-        .target(name: "CSystemCalls"),
         // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
-        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService, ResidentPages.
-        // Glibc and CSystemCalls only.
-        .target(name: "SystemSupport", dependencies: ["CSystemCalls"]),
+        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService. Glibc only.
+        .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
         // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
