@@ -45,7 +45,7 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
+        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files, connect),
         // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService. Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
@@ -96,8 +96,8 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "OrientClient",
-                "SystemSupport", "UdevSupport",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
+                "UdevSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
