@@ -43,8 +43,9 @@ let package = Package(
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files, connect),
-        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService. Glibc only.
+        // The C-facing pieces the daemon and the clients (OrientClient, orientctl) share: Errno, FileDescriptor (open,
+        // read, write, whole files, connect), retryingInterrupts (the one EINTR retry), UnixSocketAddress. What one
+        // target alone needs lives in that target (FileIdentity in IIOSensor, NameService in OrientDaemon). Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
@@ -122,7 +123,7 @@ let package = Package(
         .testTarget(
             name: "IIOSensorTests",
             dependencies: [
-                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "OrientdTestSupport",
+                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "SystemSupport", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
