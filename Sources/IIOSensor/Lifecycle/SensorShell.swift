@@ -62,10 +62,8 @@ final class SensorShell<Driver: SensorDriver> {
     /// The sensor's location, named in each report to the delegate.
     let location: SensorLocation
     private unowned let delegate: any AccelerometerSensorDelegate
-    /// What the log calls the sensor: "accelerometer", "input accelerometer".
-    private let noun: String
-    /// How loudly an attempt that finds no device is logged.
-    private let absenceLevel: Logger.Level
+    /// What the log says of the sensor's device, and how loudly it says that there is none.
+    private let wording: SensorLogWording
     private var monitor: HotplugMonitor?
     /// Failures in a row, until a usable reading or an absence; a stop and a start do not end the row.
     private var consecutiveFailures = 0
@@ -74,18 +72,15 @@ final class SensorShell<Driver: SensorDriver> {
     private var retryAt: Double?
 
     /// A stopped sensor's shell, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
-    /// `location`, and logging of its device as `noun` ("no accelerometer" at `absenceLevel`). It does nothing until
-    /// its sensor is attached.
+    /// `location`, and logging of its device in `wording`. It does nothing until its sensor is attached.
     init(
-        _ noun: String,
-        absenceLevel: Logger.Level = .notice,
+        _ wording: SensorLogWording,
         loop: EventLoop,
         logger: Logger,
         location: SensorLocation,
         delegate: any AccelerometerSensorDelegate
     ) {
-        self.noun = noun
-        self.absenceLevel = absenceLevel
+        self.wording = wording
         self.loop = loop
         self.logger = logger
         self.location = location
@@ -214,21 +209,18 @@ final class SensorShell<Driver: SensorDriver> {
         case .absent(let reason):
             (retryAt, consecutiveFailures) = (nil, 0)
             lastError = reason
-            logger.log(level: absenceLevel, "no \(noun)", metadata: ["reason": "\(reason)"])
+            logger.log(level: wording.absenceLevel, wording.absent, metadata: ["reason": "\(reason)"])
             move(to: .absent(settling: nil))
         case .gone(let error):
             (retryAt, consecutiveFailures) = (nil, 0)
             lastError = "\(error)"
-            logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
+            logger.notice(wording.gone, metadata: ["error": "\(error)"])
             move(to: .absent(settling: nil))
         case .failed(let error):
             lastError = "\(error)"
             consecutiveFailures += 1
             let delay = Self.retryDelay(afterFailures: consecutiveFailures)
-            logger.error(
-                "the \(noun) cannot be read, retrying",
-                metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
-            )
+            logger.error(wording.failed, metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"])
             let due = loop.now + delay
             retryAt = due
             move(to: .failed(retry: retryTimer(at: due)))
