@@ -36,7 +36,13 @@ let package = Package(
         // their numbers. Standard library only; each caller judges its own names and values.
         .target(name: "IniFormat"),
 
-        // C libraries, wrapped thinly by the targets below; none of their types leaves them.
+        // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
+        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio IIOSensor
+        // alone; libudev UdevSupport alone; libevdev EvdevSupport, which opens a node and makes its handle, and on that
+        // handle IIOSensor and TabletMode, which read their own events (TabletMode also makes the virtual switch
+        // through libevdev's uinput); libsystemd EventLoop (sd-event, wrapped whole), OrientDaemon (sd-bus for its
+        // D-Bus service, sd_notify, sd-login), orientctl (sd-bus for kwin-focus) and the test kit (sd-bus, a private
+        // bus); no target wraps sd-bus. libumockdev: the test kit alone.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
