@@ -33,18 +33,25 @@ let package = Package(
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
         // The one reader of the INI files (the daemon's configuration, follow.conf): lines, sections and keys, with
-        // their numbers. The standard library and OrientationCore only; each caller judges its own names and values.
-        .target(name: "IniFormat", dependencies: ["OrientationCore"]),
+        // their numbers. Standard library only; each caller judges its own names and values.
+        .target(name: "IniFormat"),
 
-        // C libraries, wrapped thinly by the targets below; none of their types leaves them.
+        // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
+        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio IIOSensor
+        // alone; libudev UdevSupport alone; libevdev EvdevSupport, which opens a node and makes its handle, and on that
+        // handle IIOSensor and TabletMode, which read their own events (TabletMode also makes the virtual switch
+        // through libevdev's uinput); libsystemd EventLoop (sd-event, wrapped whole), OrientDaemon (sd-bus for its
+        // D-Bus service, sd_notify, sd-login), orientctl (sd-bus for kwin-focus) and the test kit (sd-bus, a private
+        // bus); no target wraps sd-bus. libumockdev: the test kit alone.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
-        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService. Glibc only.
+        // The C-facing pieces the daemon and the clients (OrientClient, orientctl) share: Errno, FileDescriptor (open,
+        // read, write, whole files, connect), retryingInterrupts (the one EINTR retry), UnixSocketAddress. What one
+        // target alone needs lives in that target (FileIdentity in IIOSensor, NameService in OrientDaemon). Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
@@ -94,8 +101,8 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "OrientClient",
-                "SystemSupport", "UdevSupport",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
+                "UdevSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -122,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "IIOSensorTests",
             dependencies: [
-                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "OrientdTestSupport",
+                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "SystemSupport", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -36,21 +36,24 @@ let package = Package(
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
         // The one reader of the INI files (the daemon's configuration, follow.conf): lines, sections and keys, with
-        // their numbers. The standard library and OrientationCore only; each caller judges its own names and values.
-        .target(name: "IniFormat", dependencies: ["OrientationCore"]),
+        // their numbers. Standard library only; each caller judges its own names and values.
+        .target(name: "IniFormat"),
 
-        // C libraries, wrapped thinly by the targets below; none of their types leaves them.
+        // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
+        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio IIOSensor
+        // alone; libudev UdevSupport alone; libevdev EvdevSupport, which opens a node and makes its handle, and on that
+        // handle IIOSensor and TabletMode, which read their own events (TabletMode also makes the virtual switch
+        // through libevdev's uinput); libsystemd EventLoop (sd-event, wrapped whole), OrientDaemon (sd-bus for its
+        // D-Bus service, sd_notify, sd-login) and orientctl (sd-bus for kwin-focus); no target wraps sd-bus.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
-        // The system calls Glibc has no function for (userfaultfd(2)), for SystemSupport alone.
-        .target(name: "CSystemCalls"),
-        // The C-facing pieces every target shares: Errno, FileDescriptor (open, read, write, whole files),
-        // retryingInterrupts (the one EINTR retry), UnixSocketAddress, NameService, ResidentPages.
-        // Glibc and CSystemCalls only.
-        .target(name: "SystemSupport", dependencies: ["CSystemCalls"]),
+        // The C-facing pieces the daemon and the clients (OrientClient, orientctl) share: Errno, FileDescriptor (open,
+        // read, write, whole files, connect), retryingInterrupts (the one EINTR retry), UnixSocketAddress. What one
+        // target alone needs lives in that target (FileIdentity in IIOSensor, NameService in OrientDaemon). Glibc only.
+        .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
         // libudev behind Swift values: device records and the hotplug monitor, for the sensor and the tablet switch.
@@ -99,8 +102,8 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "OrientClient",
-                "SystemSupport", "UdevSupport",
+                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
+                "UdevSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

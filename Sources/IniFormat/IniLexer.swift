@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import OrientationCore
-
 /// Splits the text of an INI file into its meaningful lines: the one reader of the format, shared by the daemon's
 /// configuration and `orientctl follow`'s follow.conf. It judges no names and no values: each caller knows its
 /// own sections and keys, and whether it reports every mistake or stops at the first.

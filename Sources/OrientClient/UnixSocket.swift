@@ -30,17 +30,8 @@ package final class UnixSocket: Sendable {
     /// Connects to `path`.
     /// - Throws: the errno of socket(2) or connect(2); `ENAMETOOLONG` for a path that does not fit `sun_path`.
     package init(connectingTo path: String) throws(Errno) {
-        let address = try UnixSocketAddress(path: path)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Errno.current }
-        guard address.withSocketAddress({ connect(descriptor, $0, $1) }) == 0 else {
-            let error = Errno.current
-            Glibc.close(descriptor)
-            throw error
-        }
         // Non-blocking for reading until EAGAIN (a read source reports readiness, not how much).
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        self.descriptor = descriptor
+        descriptor = try FileDescriptor.connect(toUnixSocketAt: path, nonBlocking: true).rawValue
     }
 
     deinit {

@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 /// A line from the daemon, as a client reads it: a reply (result or error) or an event. OrientClient reads it
-/// (`ServerMessage.decode(_:)`), with FoundationEssentials' `JSONDecoder`, which the daemon does not need.
+/// (`ServerMessage.decode(_:)`), with FoundationEssentials' `JSONDecoder`, which the daemon does not need;
+/// `orientd calibrate` with this module's own parser (`ServerMessage.parse(_:)`).
 public enum ServerMessage: Sendable, Hashable {
     /// A successful reply; decode its result with `result(_:from:)` knowing the method called.
     case result(id: RequestID?, line: [UInt8])

@@ -92,9 +92,6 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
         [rows.0, rows.1, rows.2].map { [$0.x, $0.y, $0.z] }
     }
 
-    /// Whether this is the identity matrix.
-    public var isIdentity: Bool { self == .identity }
-
     /// The matrix with its third row negated: the same x and y, the opposite sign of z.
     public var zReflected: MountMatrix {
         MountMatrix(uncheckedRows: (rows.0, rows.1, Vector3(x: -rows.2.x, y: -rows.2.y, z: -rows.2.z)))

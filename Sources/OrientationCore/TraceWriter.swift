@@ -94,21 +94,6 @@ public struct TraceWriter: Sendable {
         ].joined(separator: ",")
     }
 
-    /// Writes the header lines, each followed by a newline.
-    public func writeHeader(to output: inout some TextOutputStream) {
-        for line in headerLines {
-            output.write(line)
-            output.write("\n")
-        }
-    }
-
-    /// Writes the data line for `sample` followed by a newline.
-    /// - Precondition: the sample's time and acceleration are finite.
-    public mutating func write(_ sample: Sample, to output: inout some TextOutputStream) {
-        output.write(line(for: sample))
-        output.write("\n")
-    }
-
     /// `value` in plain decimal notation with exactly `decimals` decimals, rounded correctly
     /// (from the double's exact value, ties away from zero), such as `-9.7900`.
     ///

@@ -14,10 +14,10 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace (Unicode's `White_Space`: spaces, tabs, line ends…).
     ///
-    /// The one trimmer of the package, for configuration lines, mount matrices, kernel attributes and tool output.
-    /// Trimmed scalar by scalar, not character by character: a mark combining with a space (`" \u{0614}.5"`) is
-    /// not whitespace and stays, so that such a text is still seen as no number.
-    public func trimmingWhitespace() -> String {
+    /// For trace lines and mount matrices. Trimmed scalar by scalar, not character by character: a mark combining with
+    /// a space (`" \u{0614}.5"`) is not whitespace and stays, so that such a text is still seen as no number. Each
+    /// module that trims keeps this small copy of its own: OrientationCore exports no convenience extensions.
+    func trimmingWhitespace() -> String {
         let scalars = String(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -52,8 +52,6 @@ public struct Errno: Error, RawRepresentable, Sendable, Hashable, CustomStringCo
         self == .permissionDenied || self == .notPermitted
     }
 
-    /// `EINTR`: a signal came before the call could finish; the call can be made again.
-    public static let interrupted = Errno(rawValue: EINTR)
     /// `EAGAIN` (`EWOULDBLOCK`): a non-blocking descriptor has nothing to read or no room to write.
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     /// `ENOENT`.

@@ -13,7 +13,6 @@
 
 import EventLoop
 import IIOSensor
-import OrientClient
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
@@ -32,22 +31,24 @@ import Glibc
 /// before the mount matrix, in m/s²) that comes with a new `samples_read` is handed to the sink as a sample of that
 /// sensor, timed by the calibration's own clock. ``stop()`` ends its generation and closes the connection.
 final class DaemonReadings {
-    /// The daemon's control socket: `[Server] Socket=` of its configuration when set, else `$ORIENTD_SOCKET`, else
-    /// `/run/orientd/socket`.
+    /// The daemon's control socket: `[Server] Socket=` of its configuration when set, else `$ORIENTD_SOCKET` when
+    /// set and not empty (as clients take it), else `/run/orientd/socket`.
     static var socketPath: String {
         if let configuration = try? Configuration.load(), let entry = configuration.entry("Socket", in: "Server"),
             entry.source != .defaultValue
         {
             return entry.value
         }
-        return OrientClient.defaultSocketPath
+        if let value = getenv("ORIENTD_SOCKET"), value.pointee != 0 { return String(cString: value) }
+        return DaemonSettings().socketPath
     }
 
     /// How long the daemon has to answer the first `begin` and `status`.
     static let answerTimeout = 2.0
 
     private let loop: EventLoop
-    private let socket: UnixSocket
+    /// The connection, non-blocking; closed by ``stop()``.
+    private let socket: FileDescriptor
     private let socketPath: String
     /// The accelerometers read, by location, with the device each must be in the daemon's `status`.
     private let devices: [SensorLocation: String]
@@ -80,7 +81,7 @@ final class DaemonReadings {
         self.sink = sink
         self.failed = failed
         do {
-            socket = try UnixSocket(connectingTo: socketPath)
+            socket = try FileDescriptor.connect(toUnixSocketAt: socketPath, nonBlocking: true)
         } catch {
             throw Unavailable(description: "nothing answers at \(socketPath) (\(error))")
         }
@@ -104,7 +105,7 @@ final class DaemonReadings {
         }
         let interval = 1 / min(max(rate, 5), 50)
         do {
-            source = try loop.addIO(fd: socket.descriptor, events: .readable) { [unowned self] _ in self.readReplies() }
+            source = try loop.addIO(fd: socket.rawValue, events: .readable) { [unowned self] _ in self.readReplies() }
             timer = try loop.addRepeatingTimer(interval: interval) { [unowned self] in self.ask() }
         } catch {
             throw Unavailable(description: "\(error)")
@@ -126,7 +127,7 @@ final class DaemonReadings {
         stopped = true
         source = nil
         timer = nil
-        try? socket.send(Request(method: .end).line.utf8)
+        try? socket.writeAll(Request(method: .end).line, using: .send)
         socket.close()
     }
 
@@ -142,13 +143,13 @@ final class DaemonReadings {
     /// Sends `method` and waits (poll(2)) for its reply line until `deadline` (``clock()``); events are skipped.
     private func exchange(_ method: Request.Method, until deadline: Double) throws(Unavailable) -> [UInt8] {
         do {
-            try socket.send(Request(method: method).line.utf8)
+            try socket.writeAll(Request(method: method).line, using: .send)
         } catch {
             throw Unavailable(description: "orientd at \(socketPath) closed the connection (\(error))")
         }
         while true {
             while case .line(let line) = framer.nextLine() {
-                switch try? ServerMessage.decode(line) {
+                switch try? ServerMessage.parse(line) {
                 case .result?: return line
                 case .error(_, let error)?:
                     throw Unavailable(description: "orientd at \(socketPath) answered \(method.rawValue) with \(error)")
@@ -160,7 +161,7 @@ final class DaemonReadings {
             guard left > 0 else {
                 throw Unavailable(description: "orientd at \(socketPath) did not answer \(method.rawValue)")
             }
-            var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
+            var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
             _ = retryingInterrupts { poll(&descriptor, 1, Int32(left * 1000) + 1) }
             switch readAvailable() {
             case .open: continue
@@ -176,7 +177,7 @@ final class DaemonReadings {
         guard !asking, !stopped else { return }
         asking = true
         do {
-            try socket.send(Request(method: .status).line.utf8)
+            try socket.writeAll(Request(method: .status).line, using: .send)
         } catch {
             fail("orientd closed the connection (\(error))")
         }
@@ -188,7 +189,7 @@ final class DaemonReadings {
             return
         }
         while !stopped, case .line(let line) = framer.nextLine() {
-            switch try? ServerMessage.decode(line) {
+            switch try? ServerMessage.parse(line) {
             case .result?:
                 asking = false
                 do throws(Unavailable) {
@@ -254,7 +255,7 @@ final class DaemonReadings {
 
     private func decode(_ line: [UInt8]) throws(Unavailable) -> StatusReport {
         do {
-            return try ServerMessage.result(StatusReport.self, from: line)
+            return try ServerMessage.parseResult(StatusReport.self, from: line)
         } catch {
             throw Unavailable(description: "orientd's status could not be read (\(error))")
         }

@@ -57,7 +57,7 @@ struct HelperProgram {
         }
         let bytes = (try? reader.readToEnd(maximumSize: 1 << 20)) ?? []
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        _ = retryingInterrupts { waitpid(child, &status, 0) }
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return HelperProgram(status: code, output: String(decoding: bytes, as: UTF8.self))
     }

@@ -12,9 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import IIOSensor
 import OrientationCore
 import Testing
+
+@testable import IIOSensor
 
 /// Base entries of the local hwdb file that calibrate wrote before it used systemd's frame, and the sign of z of
 /// ChromeOS's entries.

@@ -67,7 +67,7 @@ import Testing
     ) -> (SensorShell<ScriptedSensor>, ScriptedSensor) {
         let sensor = ScriptedSensor(openings)
         let shell = SensorShell<ScriptedSensor>(
-            "accelerometer",
+            .accelerometer,
             loop: loop,
             logger: Logger(label: "test"),
             location: .display,

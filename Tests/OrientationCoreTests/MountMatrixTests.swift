@@ -22,7 +22,7 @@ import Testing
     @Test func parsesTheHwdbForm() throws {
         let matrix = try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
         #expect(matrix.entries == Self.rotated)
-        #expect(!matrix.isIdentity)
+        #expect(matrix != .identity)
     }
 
     @Test(arguments: [
@@ -45,7 +45,7 @@ import Testing
     @Test func identity() throws {
         let parsed = try MountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, 1")
         #expect(parsed == MountMatrix.identity)
-        #expect(parsed.isIdentity)
+        #expect(parsed == .identity)
         let v = Vector3(x: 0.12, y: -9.79, z: 0.3)
         #expect(MountMatrix.identity.apply(to: v) == v)
     }

@@ -101,10 +101,10 @@ import Testing
 
     @Test func writesTheDocumentedExample() {
         var writer = TraceWriter(rateHz: 25)
-        var text = ""
-        writer.writeHeader(to: &text)
-        writer.write(Sample(time: 5, x: 0.12, y: -9.79, z: 0.3), to: &text)
-        writer.write(Sample(time: 5.04, x: 0.11, y: -9.8, z: 0.29), to: &text)
+        // Written as orientd record's trace sink writes it: the header lines, then a line a sample.
+        var text = writer.headerLines.map { $0 + "\n" }.joined()
+        text += writer.line(for: Sample(time: 5, x: 0.12, y: -9.79, z: 0.3)) + "\n"
+        text += writer.line(for: Sample(time: 5.04, x: 0.11, y: -9.8, z: 0.29)) + "\n"
         #expect(
             text == """
                 # orientd-trace 1
@@ -141,9 +141,8 @@ import Testing
     @Test func traceReaderReadsBackWhatTheWriterWrote() throws {
         let samples = Self.randomSamples(count: 20_000)
         var writer = TraceWriter(rateHz: 25)
-        var text = ""
-        writer.writeHeader(to: &text)
-        for sample in samples { writer.write(sample, to: &text) }
+        var text = writer.headerLines.map { $0 + "\n" }.joined()
+        for sample in samples { text += writer.line(for: sample) + "\n" }
 
         var reader = TraceReader()
         var read: [Sample] = []

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import Glibc
-public import OrientationCore
+import OrientationCore
 import SystemSupport
 
 /// A base accelerometer's entry in the local hwdb file that `orientd calibrate` wrote before it used systemd's frame.
@@ -24,7 +24,7 @@ import SystemSupport
 /// about the hinge away from systemd's frame.
 public enum OldBaseEntry {
     /// The local hwdb file calibrate writes.
-    public static let localFile = "/etc/udev/hwdb.d/61-sensor-local.hwdb"
+    static let localFile = "/etc/udev/hwdb.d/61-sensor-local.hwdb"
     /// How a base entry's comment ends in the old form.
     static let oldEnding = ", base accelerometer)"
     /// How a base entry's comment ends now.
@@ -39,7 +39,7 @@ public enum OldBaseEntry {
 
     /// The match line of an old-form entry of `text` (a hwdb file's contents) that covers `key` and gives `matrix`;
     /// nil when there is none.
-    public static func find(in text: String, key: String, matrix: MountMatrix) -> String? {
+    static func find(in text: String, key: String, matrix: MountMatrix) -> String? {
         for entry in entries(in: text) where entry.old {
             guard let value = entry.matrix, (try? MountMatrix(parsing: value)) == matrix else { continue }
             if let line = entry.matches.first(where: { fnmatch($0, key, 0) == 0 }) { return line }
@@ -47,8 +47,8 @@ public enum OldBaseEntry {
         return nil
     }
 
-    /// The match lines of every old-form base entry in `text`.
-    public static func all(in text: String) -> [String] {
+    /// The match lines of every old-form base entry in `text`, for the tests.
+    static func all(in text: String) -> [String] {
         entries(in: text).filter(\.old).flatMap(\.matches)
     }
 

@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 
 import CLibIIO
-import OrientationCore
 import SystemSupport
 
 #if canImport(Glibc)

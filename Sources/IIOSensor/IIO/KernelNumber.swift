@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import OrientationCore
-
 /// Parses a number written by the kernel (`0.009806650`, `-12`, `1e-3`), the same way in every locale.
 enum KernelNumber {
     static func parse(_ text: String, attribute: String, device: String) throws(SensorError) -> Double {

@@ -11,7 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import OrientationCore
 import SystemSupport
 
 #if canImport(Glibc)

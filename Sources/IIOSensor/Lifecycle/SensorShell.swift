@@ -43,25 +43,20 @@ final class SensorShell<Driver: SensorDriver> {
     /// The sensor's location, named in each report to the delegate.
     let location: SensorLocation
     private unowned let delegate: any AccelerometerSensorDelegate
-    /// What the log calls the sensor: "accelerometer", "input accelerometer".
-    private let noun: String
-    /// How loudly an attempt that finds no device is logged.
-    private let absenceLevel: Logger.Level
+    /// What the log says of the sensor's device, and how loudly it says that there is none.
+    private let wording: SensorLogWording
     private var monitor: HotplugMonitor?
 
     /// A stopped sensor's shell, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
-    /// `location`, and logging of its device as `noun` ("no accelerometer" at `absenceLevel`). It does nothing until
-    /// its sensor is attached.
+    /// `location`, and logging of its device in `wording`. It does nothing until its sensor is attached.
     init(
-        _ noun: String,
-        absenceLevel: Logger.Level = .notice,
+        _ wording: SensorLogWording,
         loop: EventLoop,
         logger: Logger,
         location: SensorLocation,
         delegate: any AccelerometerSensorDelegate
     ) {
-        self.noun = noun
-        self.absenceLevel = absenceLevel
+        self.wording = wording
         self.loop = loop
         self.logger = logger
         self.location = location
@@ -196,16 +191,13 @@ final class SensorShell<Driver: SensorDriver> {
                 perform(phases.opened(opening, now: loop.now))
             case .noteAbsence(let reason):
                 lastError = reason
-                logger.log(level: absenceLevel, "no \(noun)", metadata: ["reason": "\(reason)"])
+                logger.log(level: wording.absenceLevel, wording.absent, metadata: ["reason": "\(reason)"])
             case .noteGone(let error):
                 lastError = "\(error)"
-                logger.notice("the \(noun) is gone", metadata: ["error": "\(error)"])
+                logger.notice(wording.gone, metadata: ["error": "\(error)"])
             case .noteFailure(let error, let delay):
                 lastError = "\(error)"
-                logger.error(
-                    "the \(noun) cannot be read, retrying",
-                    metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"]
-                )
+                logger.error(wording.failed, metadata: ["error": "\(error)", "retry_in": "\(Int(delay)) s"])
             case .reportStatus(let previous, let current):
                 delegate.statusChanged(at: location, from: previous, to: current)
             case .reportDiscovery:

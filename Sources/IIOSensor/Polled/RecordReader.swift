@@ -62,8 +62,6 @@ struct RecordReader {
                 count = try result.get()
             } catch .wouldBlock {
                 return .drained
-            } catch .interrupted {
-                continue
             } catch {
                 return .failed(error)
             }

@@ -85,7 +85,7 @@ public final class AccelerometerSensor {
         self.options = options
         self.reports = reports
         shell = SensorShell(
-            "accelerometer",
+            .accelerometer,
             loop: loop,
             logger: logger,
             location: options.location,

@@ -48,10 +48,8 @@ public final class InputAccelerometerSensor {
     /// closes it before letting it go). It listens for hotplug of input devices at once (an idle netlink socket costs
     /// no wake-ups).
     public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
-        // Most machines have no input accelerometer, and this sensor is tried whenever the IIO one is absent.
         shell = SensorShell(
-            "input accelerometer",
-            absenceLevel: .debug,
+            .inputAccelerometer,
             loop: loop,
             logger: logger,
             location: .display,

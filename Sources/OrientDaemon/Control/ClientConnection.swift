@@ -83,7 +83,7 @@ final class ClientConnection {
     var pendingOutput: Int { output.count - outputStart }
 
     /// Bytes the output queue holds: the unsent ones and the written ones not yet removed.
-    package var queuedByteCount: Int { output.count }
+    var queuedByteCount: Int { output.count }
 
     /// Queues a line (with its newline) and writes what the socket takes now.
     func send(_ line: [UInt8]) {

@@ -85,8 +85,8 @@ final class AppFocusBus: @unchecked Sendable {
                     return
                 }
                 if processed > 0 { continue }
-                let waited = sd_bus_wait(bus, UInt64.max)
-                if waited < 0, waited != -EINTR {
+                let waited = retryingInterrupts(.negatedErrno) { sd_bus_wait(bus, UInt64.max) }
+                if waited < 0 {
                     ended("the session bus connection ended: \(Errno(waited))")
                     return
                 }

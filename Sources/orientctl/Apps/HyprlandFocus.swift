@@ -62,7 +62,7 @@ struct HyprlandFocus: FocusSource {
         var failure = Errno(ENOENT)
         for path in paths where connected == nil {
             do throws(Errno) {
-                connected = (try Self.connect(to: path), path)
+                connected = (try FileDescriptor.connect(toUnixSocketAt: path).rawValue, path)
             } catch {
                 failure = error
             }
@@ -86,18 +86,5 @@ struct HyprlandFocus: FocusSource {
         if !Task.isCancelled {
             throw QueryFailure(message: "Hyprland's event socket \(path) closed: did Hyprland exit?")
         }
-    }
-
-    /// A connected stream socket to `path`.
-    private static func connect(to path: String) throws(Errno) -> Int32 {
-        let address = try UnixSocketAddress(path: path)
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Errno.current }
-        guard address.withSocketAddress({ Glibc.connect(descriptor, $0, $1) }) == 0 else {
-            let error = Errno.current
-            close(descriptor)
-            throw error
-        }
-        return descriptor
     }
 }

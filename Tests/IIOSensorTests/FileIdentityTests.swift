@@ -15,6 +15,8 @@ import Foundation
 import SystemSupport
 import Testing
 
+@testable import IIOSensor
+
 @Suite struct FileIdentityTests {
     /// A file rewritten in place is the same file; one renamed over it (as umockdev's set_attribute does) is not,
     /// and the descriptor held on the old one still names the old one.

@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import SystemSupport
+@testable import OrientDaemon
 
 @Suite struct NameServiceTests {
     /// Every Linux system has root, user 0 in group 0.

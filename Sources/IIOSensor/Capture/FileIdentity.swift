@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,15 +22,15 @@ import Glibc
 /// Two identities differ when the file at a path was replaced (a new file renamed over it, or removed and made
 /// again), while writing to the file leaves its identity alone: a reader holding a descriptor compares the two to
 /// learn that the path now names another file.
-public struct FileIdentity: Sendable, Hashable {
+struct FileIdentity: Sendable, Hashable {
     /// The device that holds the file (`st_dev`).
-    public let device: UInt64
+    let device: UInt64
     /// The file's inode number on that device (`st_ino`).
-    public let inode: UInt64
+    let inode: UInt64
 
     /// The identity of the file open on `descriptor`: one fstat(2).
     /// - Throws: the errno of fstat(2).
-    public init(of descriptor: FileDescriptor) throws(Errno) {
+    init(of descriptor: FileDescriptor) throws(Errno) {
         var status = stat()
         _ = try valueOrErrno { fstat(descriptor.rawValue, &status) }
         self.init(status)
@@ -40,7 +42,7 @@ public struct FileIdentity: Sendable, Hashable {
     /// The path goes to stat(2) as its own bytes (`withCString`, which a native string gives without a copy), not
     /// through the implicit conversion of a `String` argument, which copies it into a new array each call: a poller
     /// asks this twice a second.
-    public init(ofFileAt path: String) throws(Errno) {
+    init(ofFileAt path: String) throws(Errno) {
         var status = stat()
         _ = try valueOrErrno { path.withCString { stat($0, &status) } }
         self.init(status)

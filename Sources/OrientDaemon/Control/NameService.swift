@@ -11,33 +11,35 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SystemSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Users and groups from the system's databases (NSS: `/etc/passwd`, `/etc/group`, systemd-userdb, LDAP…).
-public enum NameService {
+enum NameService {
     /// A group entry.
-    public struct Group: Sendable, Hashable {
+    struct Group: Sendable, Hashable {
         /// The group's name.
-        public var name: String
+        var name: String
         /// The group's ID.
-        public var groupID: UInt32
+        var groupID: UInt32
     }
 
     /// A user entry.
-    public struct User: Sendable, Hashable {
+    struct User: Sendable, Hashable {
         /// The user's name.
-        public var name: String
+        var name: String
         /// The user's ID.
-        public var userID: UInt32
+        var userID: UInt32
         /// The user's primary group.
-        public var groupID: UInt32
+        var groupID: UInt32
     }
 
     /// The group called `name` (`getgrnam_r`); nil when there is none.
     /// - Throws: the error the lookup reported (a database that cannot be read, `EIO`, `ENOMEM`).
-    public static func group(named name: String) throws(Errno) -> Group? {
+    static func group(named name: String) throws(Errno) -> Group? {
         try group(named: name, bufferSize: defaultBufferSize)
     }
 
@@ -54,7 +56,7 @@ public enum NameService {
 
     /// The user with ID `userID` (`getpwuid_r`); nil when there is none.
     /// - Throws: the error the lookup reported.
-    public static func user(id userID: UInt32) throws(Errno) -> User? {
+    static func user(id userID: UInt32) throws(Errno) -> User? {
         try user(id: userID, bufferSize: defaultBufferSize)
     }
 
@@ -72,7 +74,7 @@ public enum NameService {
     }
 
     /// The IDs of the groups `user` belongs to: its primary group and the groups that list it (`getgrouplist`).
-    public static func groupIDs(of user: User) -> [UInt32] {
+    static func groupIDs(of user: User) -> [UInt32] {
         var groups = [gid_t](repeating: 0, count: 32)
         var count = Int32(groups.count)
         // On -1, `count` holds the number needed.
