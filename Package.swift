@@ -33,7 +33,8 @@ let package = Package(
         // The pure heart: the orientation model, the classifier and the policy. Standard library only.
         .target(name: "OrientationCore"),
         // The one reader of the INI files (the daemon's configuration, follow.conf): lines, sections and keys, with
-        // their numbers. Standard library only; each caller judges its own names and values.
+        // their numbers; and the one whitespace trim of the text the other targets read (kernel attributes, a
+        // program's output). Standard library only; each caller judges its own names and values.
         .target(name: "IniFormat"),
 
         // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
@@ -66,7 +67,7 @@ let package = Package(
             name: "IIOSensor",
             dependencies: [
                 "OrientationCore", "CLibIIO", "CEvdev", "EvdevSupport", "UdevSupport", "EventLoop", "SystemSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "IniFormat", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The tablet-mode switch (SW_TABLET_MODE) through libevdev, found and followed through libudev.
@@ -102,7 +103,7 @@ let package = Package(
             name: "orientd",
             dependencies: [
                 "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
-                "UdevSupport",
+                "UdevSupport", "IniFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -14,11 +14,11 @@
 extension StringProtocol {
     /// The text without leading and trailing whitespace (Unicode's `White_Space`: spaces, tabs, line ends…).
     ///
-    /// For the lines, section names, keys and values of an INI file. Trimmed scalar by scalar, not character by
-    /// character: a mark combining with a space (`" \u{0614}.5"`) is not whitespace and stays, so that such a text is
-    /// still seen as no number. Each module that trims keeps this small copy of its own: OrientationCore exports no
-    /// convenience extensions.
-    func trimmingWhitespace() -> String {
+    /// The one trim of the text the daemon's side reads: the lines, section names, keys and values of an INI file,
+    /// kernel attributes, a program's output. Trimmed scalar by scalar, not character by character: a mark combining
+    /// with a space (`" \u{0614}.5"`) is not whitespace and stays, so that such a text is still seen as no number.
+    /// OrientationCore, which imports nothing, keeps a copy of its own for traces and mount matrices.
+    package func trimmingWhitespace() -> String {
         let scalars = String(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

@@ -15,8 +15,8 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace (Unicode's `White_Space`: spaces, tabs, line ends…).
     ///
     /// For trace lines and mount matrices. Trimmed scalar by scalar, not character by character: a mark combining with
-    /// a space (`" \u{0614}.5"`) is not whitespace and stays, so that such a text is still seen as no number. Each
-    /// module that trims keeps this small copy of its own: OrientationCore exports no convenience extensions.
+    /// a space (`" \u{0614}.5"`) is not whitespace and stays, so that such a text is still seen as no number. The
+    /// core imports nothing and exports no convenience extensions, so the other modules trim with IniFormat's.
     func trimmingWhitespace() -> String {
         let scalars = String(self).unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import IIOSensor
+import IniFormat
 import OrientDaemon
 import OrientationCore
 import SystemSupport

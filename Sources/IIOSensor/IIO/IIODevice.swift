@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 import CLibIIO
+import IniFormat
 import SystemSupport
 
 #if canImport(Glibc)

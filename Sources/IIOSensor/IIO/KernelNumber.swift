@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import IniFormat
 /// Parses a number written by the kernel (`0.009806650`, `-12`, `1e-3`), the same way in every locale.
 enum KernelNumber {
     static func parse(_ text: String, attribute: String, device: String) throws(SensorError) -> Double {

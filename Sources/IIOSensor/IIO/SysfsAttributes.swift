@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import IniFormat
 import SystemSupport
 
 #if canImport(Glibc)

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import IniFormat
 /// One reading of the ambient light sensor of Apple's System Management Controller: the `light` attribute of the
 /// `applesmc` platform device, `(left,right)` (two sensors; the kernel writes `(%d,%d)`), a value of the machine's
 /// own that is not lux.

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import IniFormat
 import OrientProtocol
 import OrientationCore
 
