@@ -59,7 +59,7 @@ classifier-figures: deps
 # `make test`. The generate-manual tool (man-tool) is built first for the install test of orientdTests. The test
 # bundle then holds the unit tests only: `swift build --build-tests` (or `make test`) links every target again.
 # UNIT_TESTS lists the unit-test targets; those with a folder in Tests/ are run.
-UNIT_TESTS = OrientationCoreTests IniFormatTests SystemSupportTests EventLoopTests IIOSensorTests TabletModeTests \
+UNIT_TESTS = OrientationCoreTests IniFormatTests SystemSupportTests EventLoopTests SensorDevicesTests TabletModeTests \
 	EvdevSupportTests OrientProtocolTests OrientDaemonTests OrientClientTests OrientctlTests orientdTests
 UNIT_TEST_TARGETS = $(notdir $(wildcard $(addprefix Tests/,$(UNIT_TESTS))))
 empty :=

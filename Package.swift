@@ -38,9 +38,9 @@ let package = Package(
         .target(name: "IniFormat"),
 
         // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
-        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio IIOSensor
+        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio SensorDevices
         // alone; libudev UdevSupport alone; libevdev EvdevSupport, which opens a node and makes its handle, and on that
-        // handle IIOSensor and TabletMode, which read their own events (TabletMode also makes the virtual switch
+        // handle SensorDevices and TabletMode, which read their own events (TabletMode also makes the virtual switch
         // through libevdev's uinput); libsystemd EventLoop (sd-event, wrapped whole), OrientDaemon (sd-bus for its
         // D-Bus service, sd_notify, sd-login), orientctl (sd-bus for kwin-focus) and the test kit (sd-bus, a private
         // bus); no target wraps sd-bus. libumockdev: the test kit alone.
@@ -52,7 +52,7 @@ let package = Package(
 
         // The C-facing pieces the daemon and the clients (OrientClient, orientctl) share: Errno, FileDescriptor (open,
         // read, write, whole files, connect), retryingInterrupts (the one EINTR retry), UnixSocketAddress. What one
-        // target alone needs lives in that target (FileIdentity in IIOSensor, NameService in OrientDaemon). Glibc only.
+        // target alone needs lives in that target (FileIdentity in SensorDevices, NameService in OrientDaemon). Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
@@ -64,7 +64,7 @@ let package = Package(
         // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug; and the
         // accelerometers of the input subsystem (lis3lv02d and the like) through libevdev, when there is no IIO one.
         .target(
-            name: "IIOSensor",
+            name: "SensorDevices",
             dependencies: [
                 "OrientationCore", "CLibIIO", "CEvdev", "EvdevSupport", "UdevSupport", "EventLoop", "SystemSupport",
                 "IniFormat", .product(name: "Logging", package: "swift-log"),
@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "OrientDaemon",
             dependencies: [
-                "OrientationCore", "OrientProtocol", "IIOSensor", "TabletMode", "EventLoop", "CSystemd",
+                "OrientationCore", "OrientProtocol", "SensorDevices", "TabletMode", "EventLoop", "CSystemd",
                 "SystemSupport", "IniFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
+                "OrientationCore", "SensorDevices", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
                 "UdevSupport", "IniFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,7 +120,7 @@ let package = Package(
         // drops what it is told.
         .target(
             name: "EngineFakes",
-            dependencies: ["OrientDaemon", "IIOSensor", "OrientProtocol", "OrientationCore"],
+            dependencies: ["OrientDaemon", "SensorDevices", "OrientProtocol", "OrientationCore"],
             path: "Tests/EngineFakes"
         ),
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "OrientdTestSupport"]),
@@ -128,9 +128,9 @@ let package = Package(
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "SystemSupport"]),
         .testTarget(
-            name: "IIOSensorTests",
+            name: "SensorDevicesTests",
             dependencies: [
-                "IIOSensor", "OrientationCore", "UdevSupport", "EventLoop", "SystemSupport", "OrientdTestSupport",
+                "SensorDevices", "OrientationCore", "UdevSupport", "EventLoop", "SystemSupport", "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "OrientDaemonTests",
             dependencies: [
-                "OrientDaemon", "OrientationCore", "OrientProtocol", "OrientClient", "IIOSensor", "EventLoop",
+                "OrientDaemon", "OrientationCore", "OrientProtocol", "OrientClient", "SensorDevices", "EventLoop",
                 "SystemSupport", "EngineFakes",
             ]
         ),
@@ -188,7 +188,7 @@ let package = Package(
         .executableTarget(
             name: "HotPathBenchmarks",
             dependencies: [
-                "OrientationCore", "IIOSensor",
+                "OrientationCore", "SensorDevices",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/HotPathBenchmarks",
@@ -197,7 +197,8 @@ let package = Package(
         .executableTarget(
             name: "DaemonBenchmarks",
             dependencies: [
-                "OrientDaemon", "OrientProtocol", "OrientationCore", "IIOSensor", "EngineFakes", "OrientdTestSupport",
+                "OrientDaemon", "OrientProtocol", "OrientationCore", "SensorDevices", "EngineFakes",
+                "OrientdTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -229,7 +230,7 @@ if Context.environment["ORIENTD_FUZZ"] != nil {
             dependencies: ["OrientProtocol", "OrientationCore"],
             path: "Fuzz/RequestDecoderFuzzer"
         ),
-        .executableTarget(name: "ScanDecoderFuzzer", dependencies: ["IIOSensor"], path: "Fuzz/ScanDecoderFuzzer"),
+        .executableTarget(name: "ScanDecoderFuzzer", dependencies: ["SensorDevices"], path: "Fuzz/ScanDecoderFuzzer"),
         .executableTarget(name: "TraceReaderFuzzer", dependencies: ["OrientationCore"], path: "Fuzz/TraceReaderFuzzer"),
     ]
 }

@@ -41,9 +41,9 @@ let package = Package(
         .target(name: "IniFormat"),
 
         // C libraries, imported internally everywhere: no C type is in a public API (libevdev's handle leaves
-        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio IIOSensor
+        // EvdevSupport only as an OpaquePointer). Who calls them directly (docs/architecture.md): libiio SensorDevices
         // alone; libudev UdevSupport alone; libevdev EvdevSupport, which opens a node and makes its handle, and on that
-        // handle IIOSensor and TabletMode, which read their own events (TabletMode also makes the virtual switch
+        // handle SensorDevices and TabletMode, which read their own events (TabletMode also makes the virtual switch
         // through libevdev's uinput); libsystemd EventLoop (sd-event, wrapped whole), OrientDaemon (sd-bus for its
         // D-Bus service, sd_notify, sd-login) and orientctl (sd-bus for kwin-focus); no target wraps sd-bus.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -53,7 +53,7 @@ let package = Package(
 
         // The C-facing pieces the daemon and the clients (OrientClient, orientctl) share: Errno, FileDescriptor (open,
         // read, write, whole files, connect), retryingInterrupts (the one EINTR retry), UnixSocketAddress. What one
-        // target alone needs lives in that target (FileIdentity in IIOSensor, NameService in OrientDaemon). Glibc only.
+        // target alone needs lives in that target (FileIdentity in SensorDevices, NameService in OrientDaemon). Glibc only.
         .target(name: "SystemSupport"),
         // The one event loop of the daemon: sd-event with owned IO, time and signal sources.
         .target(name: "EventLoop", dependencies: ["CSystemd", "SystemSupport"]),
@@ -65,7 +65,7 @@ let package = Package(
         // The display accelerometer through libiio and libudev: discovery, calibration, capture, hotplug; and the
         // accelerometers of the input subsystem (lis3lv02d and the like) through libevdev, when there is no IIO one.
         .target(
-            name: "IIOSensor",
+            name: "SensorDevices",
             dependencies: [
                 "OrientationCore", "CLibIIO", "CEvdev", "EvdevSupport", "UdevSupport", "EventLoop", "SystemSupport",
                 "IniFormat", .product(name: "Logging", package: "swift-log"),
@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "OrientDaemon",
             dependencies: [
-                "OrientationCore", "OrientProtocol", "IIOSensor", "TabletMode", "EventLoop", "CSystemd",
+                "OrientationCore", "OrientProtocol", "SensorDevices", "TabletMode", "EventLoop", "CSystemd",
                 "SystemSupport", "IniFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "orientd",
             dependencies: [
-                "OrientationCore", "IIOSensor", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
+                "OrientationCore", "SensorDevices", "EventLoop", "OrientDaemon", "OrientProtocol", "SystemSupport",
                 "UdevSupport", "IniFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 import EngineFakes
-import IIOSensor
 import Logging
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
 import OrientdTestSupport
+import SensorDevices
 
 /// The engine as the daemon runs it per sample, put together as the daemon does it but without a socket or a device:
 /// an output that drops what it is told, fake sensors that take the pace they are given, the tilt followed (as with

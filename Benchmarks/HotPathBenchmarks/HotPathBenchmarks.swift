@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Benchmark
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// 100,000 samples at 100 Hz: held in each pose in turn, laid flat, picked up, with a little
 /// deterministic noise, so that every branch of the classifier runs.

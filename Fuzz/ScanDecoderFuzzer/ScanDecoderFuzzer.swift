@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
+import SensorDevices
 
 /// libFuzzer's entry. The input is five text lines and then raw buffer bytes:
 ///

@@ -13,10 +13,10 @@
 
 import CSystemd
 import EventLoop
-import IIOSensor
 public import Logging
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import SystemSupport
 import TabletMode
 

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import TabletMode
 
 /// The `status` result, from the parts that own what it reports, each given when it is made: the engine's state,

@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// Counts, per client, how often it has begun generating orientation notifications
 /// (UIDevice's begin/endGeneratingDeviceOrientationNotifications, system-wide).
 ///

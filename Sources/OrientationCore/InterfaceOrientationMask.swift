@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// A set of interface orientations (iOS's UIInterfaceOrientationMask).
 ///
 /// Written as a named mask (`portrait`, `portrait-upside-down`, `landscape-left`, `landscape-right`,

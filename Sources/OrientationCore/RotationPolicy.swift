@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// Decides the interface orientation from the device orientation and the allowed set
 /// (ORIENTATION.md, masks, lock and constraints).
 ///

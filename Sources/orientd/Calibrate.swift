@@ -13,11 +13,11 @@
 
 import ArgumentParser
 import EventLoop
-import IIOSensor
 import Logging
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import SystemSupport
 import UdevSupport
 
@@ -118,7 +118,7 @@ struct Calibrate: ParsableCommand {
         var options = SensorOptions(device: device, mountMatrix: .identity, forcePolling: poll)
         options.rate = 20
         let run = CalibrationRun(loop: loop, output: output, stepTimeout: stepTimeout)
-        let reports = SensorReports(samples: run, delegate: run)
+        let reports = SensorRecipients(samples: run, delegate: run)
         let display = DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         var baseOptions = options.forBase
         baseOptions.mountMatrix = .identity
@@ -162,15 +162,15 @@ struct Calibrate: ParsableCommand {
         }
         // Some drivers refuse raw readings while the daemon reads their buffer for a client: their readings are
         // taken through the daemon then, at the start or once a sensor fails.
-        var throughDaemon: DaemonReadings?
+        var throughDaemon: DaemonStatusReadings?
         var stopLocalSensors: TimerSource?
         let readThroughDaemon = { [unowned run, unowned display, unowned base] () -> String? in
             // A local sensor that fails before it is stopped at the switch: its readings come through the daemon.
             guard throughDaemon == nil else { return nil }
             var devices: [SensorLocation: String] = [.display: chosen.id]
             if let baseChosen { devices[.base] = baseChosen.id }
-            do throws(DaemonReadings.Unavailable) {
-                throughDaemon = try DaemonReadings(loop: loop, devices: devices, sink: run) { why in
+            do throws(DaemonStatusReadings.Unavailable) {
+                throughDaemon = try DaemonStatusReadings(loop: loop, devices: devices, sink: run) { why in
                     run.daemonReadingsStopped(why)
                 }
             } catch {

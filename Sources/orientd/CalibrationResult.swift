@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import IniFormat
 import OrientDaemon
 import OrientationCore
+import SensorDevices
 import SystemSupport
 import UdevSupport
 

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// The calibration on the event loop: the sensors' raw samples into the session (their sink), each step asked, taken
 /// or refused in turn, a step that waits too long ended, a sensor gone or failing ending it (their delegate).
@@ -30,7 +30,7 @@ final class CalibrationRun: AccelerometerSampleSink, AccelerometerSensorDelegate
     private let stepTimeout: Double
     /// The last error of the sensor at a location, to say why it cannot be read.
     var lastError: (SensorLocation) -> String? = { _ in nil }
-    /// Takes the readings through the daemon instead, once a sensor cannot be read (``DaemonReadings``): nil when it
+    /// Takes the readings through the daemon instead, once a sensor cannot be read (``DaemonStatusReadings``): nil when it
     /// did, else why not.
     var readThroughDaemon: () -> String? = { "it was not tried" }
 

@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import SystemSupport
 
 #if canImport(Glibc)
@@ -30,7 +30,7 @@ import Glibc
 /// asks for `status` at about the sensors' rate on the calibration's loop: each sensor's `reading` (its last sample
 /// before the mount matrix, in m/s²) that comes with a new `samples_read` is handed to the sink as a sample of that
 /// sensor, timed by the calibration's own clock. ``stop()`` ends its generation and closes the connection.
-final class DaemonReadings {
+final class DaemonStatusReadings {
     /// The daemon's control socket: `[Server] Socket=` of its configuration when set, else `$ORIENTD_SOCKET` when
     /// set and not empty (as clients take it), else `/run/orientd/socket`.
     static var socketPath: String {
@@ -70,7 +70,7 @@ final class DaemonReadings {
     ///   does not answer, it reads another accelerometer).
     init(
         loop: EventLoop,
-        socketPath: String = DaemonReadings.socketPath,
+        socketPath: String = DaemonStatusReadings.socketPath,
         devices: [SensorLocation: String],
         sink: any AccelerometerSampleSink,
         failed: @escaping (String) -> Void
@@ -214,7 +214,10 @@ final class DaemonReadings {
         for (location, reading) in readings(report) where reading.samplesRead != seen[location] {
             seen[location] = reading.samplesRead
             guard let values = reading.reading, values.count == 3 else { continue }
-            sink.take(Sample(time: now, acceleration: Vector3(x: values[0], y: values[1], z: values[2])), from: location)
+            sink.take(
+                Sample(time: now, acceleration: Vector3(x: values[0], y: values[1], z: values[2])),
+                from: location
+            )
         }
     }
 

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientationCore
+import SensorDevices
 import UdevSupport
 
 /// One sensor's entry for systemd's hwdb: a comment naming the device, the match line, the matrix.

@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import Logging
 import OrientDaemon
 import OrientationCore
+import SensorDevices
 
 /// `orientd sensors --probe`: starts the chosen accelerometer for a moment and reports how it
 /// could really be read, and a first calibrated sample.
@@ -40,7 +40,7 @@ struct Probe {
             loop: loop,
             options: options,
             logger: logger,
-            reports: SensorReports(samples: reader, delegate: reader)
+            reports: SensorRecipients(samples: reader, delegate: reader)
         )
         var sources: [AnyObject] = []
         var interrupted = false

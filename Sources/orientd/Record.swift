@@ -13,10 +13,10 @@
 
 import ArgumentParser
 import EventLoop
-import IIOSensor
 import Logging
 import OrientDaemon
 import OrientationCore
+import SensorDevices
 import SystemSupport
 
 #if canImport(Glibc)
@@ -67,7 +67,7 @@ struct Record: ParsableCommand {
         }
         let writer = TraceRecording(loop: loop, logger: logger)
         // The IIO accelerometer, or the input one when there is no IIO one, as the daemon chooses.
-        let reports = SensorReports(samples: writer, delegate: writer)
+        let reports = SensorRecipients(samples: writer, delegate: writer)
         let recorder = DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         var baseLogger = logger
         baseLogger[metadataKey: "sensor"] = "base"

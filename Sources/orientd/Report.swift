@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import IIOSensor
 import OrientDaemon
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import SystemSupport
 import UdevSupport
 

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import IIOSensor
 import Logging
 import OrientDaemon
+import SensorDevices
 import SystemSupport
 
 #if canImport(Glibc)

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// The options that say which accelerometer to use and how (CONFIG.md `[Sensor]`).
 struct SensorOptionGroup: ParsableArguments {

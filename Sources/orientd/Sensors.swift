@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// `orientd sensors`: the accelerometers found, what each would be used for, and why.
 struct Sensors: ParsableCommand {
@@ -74,9 +74,9 @@ struct Sensors: ParsableCommand {
             out += "\(skipped.id) \(skipped.name) — skipped: \(skipped.reason)\n"
         }
         out += Self.inputListing(input, iioChosen: discovery.chosen != nil, options: options)
-        for kind in PolledSensorKind.allCases {
-            guard let found = PolledSensor.discover(kind) else { continue }
-            out += Self.polledDetails(kind, syspath: found.syspath, channel: found.channel)
+        for kind in ClaimedSensorKind.allCases {
+            guard let found = ClaimedSensor.discover(kind) else { continue }
+            out += Self.claimedSensorDetails(kind, syspath: found.syspath, channel: found.channel)
         }
         print(out, terminator: "")
         guard discovery.chosen != nil || input.chosen != nil else {
@@ -182,7 +182,11 @@ struct Sensors: ParsableCommand {
     }
 
     /// A light sensor, proximity sensor or compass: what it is served as, and how it is read.
-    static func polledDetails(_ kind: PolledSensorKind, syspath: String, channel: PolledChannel) -> String {
+    static func claimedSensorDetails(
+        _ kind: ClaimedSensorKind,
+        syspath: String,
+        channel: ClaimedSensorChannel
+    ) -> String {
         let device = syspath.split(separator: "/").last.map(String.init) ?? syspath
         let what: String
         var value = "(raw + \(number(channel.offset))) × \(number(channel.scale))"

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import Logging
 import OrientationCore
+import SensorDevices
 
 /// Writes both sensors' samples to the trace, the base's on the display's clock (their sink), and says when the
 /// display accelerometer goes and returns (their delegate).

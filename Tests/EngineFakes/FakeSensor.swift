@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import IIOSensor
 package import OrientDaemon
 import OrientProtocol
 package import OrientationCore
+package import SensorDevices
 
 /// The sensor as the engine sees it, for the engine's unit tests and benchmarks: it starts and stops at once, as
 /// ``AccelerometerSensor`` does, reports its status changes to the delegate it was made with, and keeps the paces
@@ -110,7 +110,7 @@ package final class FakeSensorFactory: SensorFactory {
 
     /// The given sensor for the location the first time; a new one with the same accelerometer after that (the
     /// engine replaced its sensors).
-    package func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
+    package func makeSensor(options: SensorOptions, reports: SensorRecipients) -> any EngineSensor {
         let isBase = options.location == .base
         let given = isBase ? base : display
         let sensor =

@@ -49,7 +49,8 @@ package final class VirtualScheduler: EngineScheduler {
     /// Moves the clock on by `seconds`, firing each timer that falls due on the way, at its deadline, in order.
     package func advance(by seconds: Double) {
         let end = now + seconds
-        while let timer = timers.filter({ ($0.deadline ?? .infinity) <= end }).min(by: { $0.deadline! < $1.deadline! }) {
+        while let timer = timers.filter({ ($0.deadline ?? .infinity) <= end }).min(by: { $0.deadline! < $1.deadline! })
+        {
             now = timer.deadline!
             timer.fire()
         }

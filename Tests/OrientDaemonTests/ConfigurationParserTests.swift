@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import Logging
 import OrientDaemon
 import OrientationCore
+import SensorDevices
 import Testing
 
 #if canImport(Glibc)

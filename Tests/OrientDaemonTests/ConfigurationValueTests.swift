@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import Logging
 import OrientationCore
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon

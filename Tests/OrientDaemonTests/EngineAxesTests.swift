@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import EngineFakes
-import IIOSensor
 import OrientationCore
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon

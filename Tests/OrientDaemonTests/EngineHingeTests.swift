@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import EngineFakes
-import IIOSensor
 import Logging
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon
@@ -304,7 +304,9 @@ import Testing
             #expect(!rig.engine.virtualSwitchKeepsSensorsOn, "a real switch: no virtual one, no claim")
             #expect(!rig.engine.isGenerating)
             #expect(
-                log.records(atLeast: .info).filter { $0.message.contains("keeps the sensors running to read the hinge") }.count == 2,
+                log.records(atLeast: .info).filter {
+                    $0.message.contains("keeps the sensors running to read the hinge")
+                }.count == 2,
                 "said each time the claim begins"
             )
         }

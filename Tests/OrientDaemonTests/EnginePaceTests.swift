@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 import EngineFakes
-import IIOSensor
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon

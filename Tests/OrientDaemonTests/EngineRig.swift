@@ -18,8 +18,8 @@ import OrientProtocol
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
 @testable import OrientDaemon
+@testable import SensorDevices
 
 #if canImport(Glibc)
 import Glibc

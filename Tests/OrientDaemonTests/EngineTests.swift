@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 import EngineFakes
-import IIOSensor
 import Logging
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon

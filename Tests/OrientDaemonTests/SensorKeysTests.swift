@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
+import SensorDevices
 import Testing
 
 @testable import OrientDaemon

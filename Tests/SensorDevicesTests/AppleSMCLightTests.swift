@@ -14,7 +14,7 @@
 import Foundation
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The `light` attribute of Apple's SMC, `(left,right)`, and the level served from it.
 @Suite struct AppleSMCLightTests {
@@ -35,8 +35,8 @@ import Testing
         // iio-sensor-proxy divides in single precision: 200 / 255 prints as 78.431374, not 78.431373.
         #expect(String(format: "%f", try AppleSMCLight(parsing: "(200,51)\n").level) == "78.431374")
         #expect(String(format: "%f", try AppleSMCLight(parsing: "(12,34)\n").level) == "13.333334")
-        #expect(abs(PolledChannel.hwmonLight.value(ofText: "(51,0)\n")! - 20) < 1e-5)
-        #expect(PolledChannel.hwmonLight.unit == .vendor)
+        #expect(abs(ClaimedSensorChannel.hwmonLight.value(ofText: "(51,0)\n")! - 20) < 1e-5)
+        #expect(ClaimedSensorChannel.hwmonLight.unit == .vendor)
     }
 
     @Test(arguments: [
@@ -55,7 +55,7 @@ import Testing
     ])
     func aTextThatIsNotAReadingIsAClearError(text: String, reason: AppleSMCLightError.Reason) {
         #expect(throws: AppleSMCLightError(text: text, reason: reason)) { try AppleSMCLight(parsing: text) }
-        #expect(PolledChannel.hwmonLight.value(ofText: text) == nil, "nothing is served from \(text)")
+        #expect(ClaimedSensorChannel.hwmonLight.value(ofText: text) == nil, "nothing is served from \(text)")
     }
 
     @Test func theMessageShowsTheTextAndWhatIsWrong() {

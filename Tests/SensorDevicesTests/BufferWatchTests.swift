@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The buffer watch's decisions, step by step: what a look or a sample leads to, without a device.
 @Suite struct BufferWatchTests {

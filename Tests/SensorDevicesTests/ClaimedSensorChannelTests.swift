@@ -13,17 +13,17 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// Which attribute a light, proximity or compass device is read from, and how its readings become values.
-@Suite struct PolledChannelTests {
+@Suite struct ClaimedSensorChannelTests {
     /// A device with these attributes and udev properties.
     static func find(
-        _ kind: PolledSensorKind,
+        _ kind: ClaimedSensorKind,
         _ attributes: [String: String],
         properties: [String: String] = [:]
-    ) -> PolledChannel? {
-        PolledChannel.find(
+    ) -> ClaimedSensorChannel? {
+        ClaimedSensorChannel.find(
             kind,
             exists: { attributes[$0] != nil },
             attribute: { name in
@@ -177,11 +177,11 @@ import Testing
         ("800 0", false), ("", false), ("xyz", false),
     ])
     func theFrontProximitySwitchAmongAnInputDevicesSwitches(switches: String, has: Bool) {
-        #expect(PolledChannel.hasFrontProximity(switches: switches) == has)
+        #expect(ClaimedSensorChannel.hasFrontProximity(switches: switches) == has)
     }
 
     @Test func aProximitySwitchIsNearWhileOnAndFarWhileOff() {
-        let channel = PolledChannel.frontProximitySwitch(node: "/dev/input/event2")
+        let channel = ClaimedSensorChannel.frontProximitySwitch(node: "/dev/input/event2")
         #expect(channel.switchNode == "/dev/input/event2")
         var threshold = ProximityThreshold(nearLevel: channel.nearLevel ?? 0)
         // Each reading decides at once, whatever came before it.
@@ -208,12 +208,12 @@ import Testing
 
     @Test(arguments: ["", "\n", "abc\n", "1 2\n", "nan\n", "inf\n", "0x10\n"])
     func textThatIsNotANumberIsNoReading(text: String) throws {
-        #expect(PolledChannel.number(text) == nil)
+        #expect(ClaimedSensorChannel.number(text) == nil)
     }
 
     @Test(arguments: [("12\n", 12.0), (" -3.5\n", -3.5), ("0.000244\n", 0.000244), ("+7", 7)])
     func decimalsAsSysfsWritesThem(text: String, value: Double) {
-        #expect(PolledChannel.number(text) == value)
+        #expect(ClaimedSensorChannel.number(text) == value)
     }
 }
 

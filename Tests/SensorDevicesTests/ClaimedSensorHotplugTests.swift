@@ -14,16 +14,16 @@
 import Testing
 import UdevSupport
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// Which uevents make a polled sensor look at every device again: those that can change what it finds.
-@Suite struct PolledSensorHotplugTests {
+@Suite struct ClaimedSensorHotplugTests {
     static let light: String? = "/sys/devices/platform/ACPI0008:00/iio:device1"
     static let proximitySwitch: String? = "/sys/devices/platform/gpio-keys/input/input4/event4"
 
     @Test(arguments: [
         // A device that comes or changes may be the sensor, or go before the one in use.
-        (HotplugAction.add, "iio:device2", "iio", PolledSensorKind.light, light, true),
+        (HotplugAction.add, "iio:device2", "iio", ClaimedSensorKind.light, light, true),
         (.change, "iio:device2", "iio", .compass, nil, true),
         (.bind, "applesmc.768", "platform", .light, nil, true),
         (.add, "event7", "input", .proximity, proximitySwitch, true),
@@ -49,12 +49,12 @@ import UdevSupport
         action: HotplugAction,
         sysname: String,
         subsystem: String,
-        kind: PolledSensorKind,
+        kind: ClaimedSensorKind,
         inUse: String?,
         looks: Bool
     ) {
         #expect(
-            PolledSensor.eventMayChangeDiscovery(
+            ClaimedSensor.eventMayChangeDiscovery(
                 action,
                 sysname: sysname,
                 subsystem: subsystem,

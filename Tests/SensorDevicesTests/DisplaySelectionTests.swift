@@ -14,7 +14,7 @@
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The choice between the display's IIO accelerometer and its input one, as a value: which runs, and what is told.
 @Suite struct DisplaySelectionTests {

@@ -15,7 +15,7 @@ import Foundation
 import SystemSupport
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 @Suite struct FileIdentityTests {
     /// A file rewritten in place is the same file; one renamed over it (as umockdev's set_attribute does) is not,

@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// A run of implausible readings is said once it lasted a second of sample time, and its end only when it was said.
 @Suite struct ImplausibleRunTests {

@@ -15,7 +15,7 @@ import OrientationCore
 import Testing
 import UdevSupport
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The accelerometers of the input subsystem: which evdev nodes are taken, their scale to m/s², and their axes
 /// mapped to ORIENTATION.md's through udev's `ACCEL_MOUNT_MATRIX`.

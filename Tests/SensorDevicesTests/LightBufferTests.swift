@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// When a light sensor is read through its buffer, and how its scans become lux.
 @Suite struct LightBufferTests {

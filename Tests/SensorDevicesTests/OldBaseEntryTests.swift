@@ -15,7 +15,7 @@ import Foundation
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// Base entries of the local hwdb file that calibrate wrote before it used systemd's frame, and the sign of z of
 /// ChromeOS's entries.

@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The text of a held-open raw attribute, as sysfs shows it, parsed without allocating.
 @Suite struct RawAttributeTests {

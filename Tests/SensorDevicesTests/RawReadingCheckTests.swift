@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// Which raw readings reach the classifier: not 0, 0, 0, and no axis at the limit of its format's range.
 @Suite struct RawReadingCheckTests {

@@ -15,7 +15,7 @@ import Glibc
 import SystemSupport
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// Records of one size read from a non-blocking descriptor (a pipe here, as a buffer's or an evdev node's).
 @Suite struct RecordReaderTests {

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientdTestSupport
+import SensorDevices
 import Testing
 
 /// The kernel's scan element type, `[be|le]:[s|u]bits/storagebits[Xrepeat]>>shift`, as real

@@ -13,7 +13,7 @@
 
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The byte layout of a scan by the kernel's rule (`iio_compute_scan_bytes`): increasing scan
 /// index, each element aligned to its length, the timestamp last, the scan padded to the largest.

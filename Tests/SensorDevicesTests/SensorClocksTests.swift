@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientationCore
+import SensorDevices
 import Testing
 
 /// The base sensor's times on the display's clock: kernel timestamps against a poll timer's loop time.

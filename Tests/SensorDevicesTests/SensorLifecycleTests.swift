@@ -16,15 +16,15 @@ import Logging
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
-/// The shell as the owner of the phases (``SensorPhasesTests`` test the phases, their retries and settle delay, on a
+/// The lifecycle as the owner of the phases (``SensorPhasesTests`` test the phases, their retries and settle delay, on a
 /// clock of their own): the statuses its owner hears, the loop's timers armed as the phases ask, a capture put back
 /// exactly once, a device forgotten, and a closed sensor that says nothing more. The sensor is a scripted driver (its
 /// openings given in advance); the loop and its timers are real.
-@Suite struct SensorShellTests {
+@Suite struct SensorLifecycleTests {
     /// A capture that counts how often it was stopped.
-    final class ScriptedCapture: SensorCapturing {
+    final class ScriptedCapture: CapturingPhase {
         var stops = 0
         func stop() { stops += 1 }
     }
@@ -59,22 +59,22 @@ import Testing
 
     static let busy = SensorError(.call, operation: "open", device: "iio:device0")
 
-    /// A shell on a real loop with `sensor` attached; the sensor is returned too, for the shell holds it weakly.
-    static func shell(
+    /// A lifecycle on a real loop with `sensor` attached; the sensor is returned too, for the lifecycle holds it weakly.
+    static func lifecycle(
         _ openings: [SensorOpening<ScriptedCapture>],
         loop: EventLoop,
         owner: Owner
-    ) -> (SensorShell<ScriptedSensor>, ScriptedSensor) {
+    ) -> (SensorLifecycle<ScriptedSensor>, ScriptedSensor) {
         let sensor = ScriptedSensor(openings)
-        let shell = SensorShell<ScriptedSensor>(
+        let lifecycle = SensorLifecycle<ScriptedSensor>(
             .accelerometer,
             loop: loop,
             logger: Logger(label: "test"),
             location: .display,
             delegate: owner
         )
-        shell.attach(sensor, subsystem: "iio")
-        return (shell, sensor)
+        lifecycle.attach(sensor, subsystem: "iio")
+        return (lifecycle, sensor)
     }
 
     /// Runs the loop until `done` holds; the bound only ends a test that would hang.
@@ -88,27 +88,27 @@ import Testing
         let loop = try EventLoop()
         let owner = Owner()
         let capture = ScriptedCapture()
-        let (shell, sensor) = Self.shell(
+        let (lifecycle, sensor) = Self.lifecycle(
             [.failed(Self.busy), .failed(Self.busy), .capturing(capture)],
             loop: loop,
             owner: owner
         )
-        shell.start()
-        #expect(shell.status == .failed)
-        #expect(shell.lastError == "\(Self.busy)")
+        lifecycle.start()
+        #expect(lifecycle.status == .failed)
+        #expect(lifecycle.lastError == "\(Self.busy)")
         // The retry: a timer of the loop, a second after the failure.
         try Self.run(loop) { sensor.attempts == 2 }
-        #expect(shell.status == .failed)
+        #expect(lifecycle.status == .failed)
         #expect(owner.changes == ["stopped→failed"], "a failure said once, however often retried")
         // Stopped before the next retry: the owner hears when it is due, from another timer.
-        shell.stop()
-        #expect(shell.awaitsRetry)
+        lifecycle.stop()
+        #expect(lifecycle.awaitsRetry)
         try Self.run(loop) { owner.discoveries == 1 }
-        #expect(!shell.awaitsRetry)
-        shell.start()
-        #expect(shell.status == .active && sensor.attempts == 3)
-        shell.stop()
-        shell.stop()
+        #expect(!lifecycle.awaitsRetry)
+        lifecycle.start()
+        #expect(lifecycle.status == .active && sensor.attempts == 3)
+        lifecycle.stop()
+        lifecycle.stop()
         #expect(capture.stops == 1, "the capture is put back once")
         #expect(owner.changes == ["stopped→failed", "failed→stopped", "stopped→active", "active→stopped"])
     }
@@ -117,15 +117,15 @@ import Testing
         let loop = try EventLoop()
         let owner = Owner()
         let capture = ScriptedCapture()
-        let (shell, sensor) = Self.shell([.capturing(capture)], loop: loop, owner: owner)
-        shell.start()
+        let (lifecycle, sensor) = Self.lifecycle([.capturing(capture)], loop: loop, owner: owner)
+        lifecycle.start()
         #expect(owner.changes == ["stopped→active"])
-        shell.close()
+        lifecycle.close()
         #expect(capture.stops == 1)
-        shell.start()
-        shell.stop()
-        shell.captureFailed(Self.busy)
-        #expect(shell.status == .stopped)
+        lifecycle.start()
+        lifecycle.stop()
+        lifecycle.captureFailed(Self.busy)
+        #expect(lifecycle.status == .stopped)
         #expect(sensor.attempts == 1)
         #expect(owner.changes == ["stopped→active"], "nothing after the close")
     }
@@ -134,17 +134,17 @@ import Testing
         let loop = try EventLoop()
         let owner = Owner()
         let capture = ScriptedCapture()
-        let (shell, sensor) = Self.shell([.capturing(capture)], loop: loop, owner: owner)
-        shell.start()
-        shell.captureFailed(SensorError(.deviceGone, operation: "read", device: "iio:device0"))
-        #expect(shell.status == .absent)
+        let (lifecycle, sensor) = Self.lifecycle([.capturing(capture)], loop: loop, owner: owner)
+        lifecycle.start()
+        lifecycle.captureFailed(SensorError(.deviceGone, operation: "read", device: "iio:device0"))
+        #expect(lifecycle.status == .absent)
         #expect(capture.stops == 1)
-        shell.stop()
-        shell.captureFailed(Self.busy)
-        #expect(shell.status == .stopped, "a stopped sensor ignores a late failure")
-        shell.start()
-        shell.captureFailed(Self.busy)
-        #expect(shell.status == .failed)
+        lifecycle.stop()
+        lifecycle.captureFailed(Self.busy)
+        #expect(lifecycle.status == .stopped, "a stopped sensor ignores a late failure")
+        lifecycle.start()
+        lifecycle.captureFailed(Self.busy)
+        #expect(lifecycle.status == .failed)
         #expect(capture.stops == 2)
         #expect(sensor.attempts == 2)
         #expect(
@@ -155,7 +155,7 @@ import Testing
     @Test func anAbsentSensorStoppedNamesNoDeviceAndACapturingOneKeepsItsOwn() throws {
         let loop = try EventLoop()
         let owner = Owner()
-        let (shell, sensor) = Self.shell(
+        let (lifecycle, sensor) = Self.lifecycle(
             [.capturing(ScriptedCapture()), .absent(reason: "no accelerometer found")],
             loop: loop,
             owner: owner
@@ -177,16 +177,16 @@ import Testing
             hasTimestamp: false,
             warnings: []
         )
-        shell.accelerometer = device
-        shell.start()
-        shell.stop()
-        #expect(shell.accelerometer?.id == device.id, "a device read until the stop is still the one known")
+        lifecycle.accelerometer = device
+        lifecycle.start()
+        lifecycle.stop()
+        #expect(lifecycle.accelerometer?.id == device.id, "a device read until the stop is still the one known")
         // The device vanished with no remove event: the next start finds nothing, and its owner, hearing the
         // stop, must not be told of a device that would make it start the sensor again at once.
-        shell.start()
-        #expect(shell.status == .absent)
-        shell.stop()
-        #expect(shell.accelerometer == nil)
+        lifecycle.start()
+        #expect(lifecycle.status == .absent)
+        lifecycle.stop()
+        #expect(lifecycle.accelerometer == nil)
         #expect(sensor.attempts == 2)
         #expect(owner.changes == ["stopped→active", "active→stopped", "stopped→absent", "absent→stopped"])
     }

@@ -14,7 +14,7 @@
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 @Suite struct SensorOptionsTests {
     /// The options with `setting` changed from its default.

@@ -14,7 +14,7 @@
 import OrientationCore
 import Testing
 
-@testable import IIOSensor
+@testable import SensorDevices
 
 /// The phases of the accelerometer sensors as a value: the statuses their owner hears, the retry policy, the settle
 /// delay after a hotplug event, and the order of what the owner does. Time is the test's own: it moves only when a
@@ -22,9 +22,9 @@ import Testing
 @Suite struct SensorPhasesTests {
     typealias Phases = SensorPhases<String>
 
-    /// The part of ``SensorShell`` that does what the phases say, on a virtual clock: the device's openings are
+    /// The part of ``SensorLifecycle`` that does what the phases say, on a virtual clock: the device's openings are
     /// scripted (the last one repeated), the one timer is a time, and what the delegate hears is written down.
-    final class VirtualShell {
+    final class VirtualLifecycle {
         var phases = Phases()
         var openings: [SensorOpening<String>]
         /// The clock.
@@ -41,7 +41,7 @@ import Testing
         private(set) var discoveries = 0
         /// How often the device known was forgotten.
         private(set) var forgotten = 0
-        /// The last outcome noted, as the shell keeps it for diagnostics.
+        /// The last outcome noted, as the lifecycle keeps it for diagnostics.
         private(set) var lastError: String?
 
         init(_ openings: [SensorOpening<String>]) { self.openings = openings }
@@ -118,19 +118,19 @@ import Testing
     }
 
     @Test func aDeviceThatCannotBeOpenedIsRetriedUntilItCaptures() {
-        let shell = VirtualShell([.failed(Self.busy), .failed(Self.busy), .capturing("capture")])
-        shell.start()
-        #expect(shell.phases.status == .failed)
-        #expect(shell.lastError == "\(Self.busy)")
+        let lifecycle = VirtualLifecycle([.failed(Self.busy), .failed(Self.busy), .capturing("capture")])
+        lifecycle.start()
+        #expect(lifecycle.phases.status == .failed)
+        #expect(lifecycle.lastError == "\(Self.busy)")
         // Each retry is the timer, a second after the failure.
-        shell.runTimers(within: 30) { shell.attempts.count == 3 }
-        #expect(shell.attempts == [0, 1, 2])
-        #expect(shell.phases.status == .active)
-        #expect(shell.changes == ["stopped→failed", "failed→active"], "a failure said once, however often retried")
-        shell.stop()
-        shell.stop()
-        #expect(shell.stoppedCaptures == ["capture"], "the capture is put back once")
-        #expect(shell.changes.last == "active→stopped")
+        lifecycle.runTimers(within: 30) { lifecycle.attempts.count == 3 }
+        #expect(lifecycle.attempts == [0, 1, 2])
+        #expect(lifecycle.phases.status == .active)
+        #expect(lifecycle.changes == ["stopped→failed", "failed→active"], "a failure said once, however often retried")
+        lifecycle.stop()
+        lifecycle.stop()
+        #expect(lifecycle.stoppedCaptures == ["capture"], "the capture is put back once")
+        #expect(lifecycle.changes.last == "active→stopped")
     }
 
     @Test func aFailedSensorStoppedAndStartedAgainIsTriedAtTheRetryPaceNotAtOnce() throws {
@@ -138,34 +138,34 @@ import Testing
         // switch's claim on a base accelerometer that is there but cannot be read): each failure's retry keeps its
         // time across the stop, the failures in a row are counted on, and a stopped sensor whose retry is due tells
         // its owner, as of a discovery.
-        let shell = VirtualShell([.failed(Self.busy)])
-        shell.start()
-        shell.stop()
-        shell.start()
-        #expect(shell.phases.status == .failed, "started again before its retry is due: failed, still waiting")
-        #expect(shell.attempts.count == 1, "not tried again at once")
-        shell.stop()
-        #expect(shell.phases.awaitsRetry && shell.phases.status == .stopped)
-        while shell.attempts.count < 5 {
-            let heard = shell.discoveries
-            shell.runTimers(within: 30) { shell.discoveries > heard }
-            try #require(shell.discoveries > heard, "the retry came due after \(shell.attempts.count) attempts")
-            #expect(!shell.phases.awaitsRetry)
-            shell.start()
-            #expect(shell.phases.status == .failed)
-            shell.stop()
+        let lifecycle = VirtualLifecycle([.failed(Self.busy)])
+        lifecycle.start()
+        lifecycle.stop()
+        lifecycle.start()
+        #expect(lifecycle.phases.status == .failed, "started again before its retry is due: failed, still waiting")
+        #expect(lifecycle.attempts.count == 1, "not tried again at once")
+        lifecycle.stop()
+        #expect(lifecycle.phases.awaitsRetry && lifecycle.phases.status == .stopped)
+        while lifecycle.attempts.count < 5 {
+            let heard = lifecycle.discoveries
+            lifecycle.runTimers(within: 30) { lifecycle.discoveries > heard }
+            try #require(lifecycle.discoveries > heard, "the retry came due after \(lifecycle.attempts.count) attempts")
+            #expect(!lifecycle.phases.awaitsRetry)
+            lifecycle.start()
+            #expect(lifecycle.phases.status == .failed)
+            lifecycle.stop()
         }
-        let gaps = zip(shell.attempts.dropFirst(), shell.attempts).map { $0 - $1 }
+        let gaps = zip(lifecycle.attempts.dropFirst(), lifecycle.attempts).map { $0 - $1 }
         #expect(gaps.count == 4 && gaps.allSatisfy { $0 >= 1 }, "a second after each of the first four: \(gaps)")
         // After the fifth failure in a row, ten seconds: nothing within two.
-        shell.start()
-        shell.advance(by: 2)
-        #expect(shell.attempts.count == 5 && shell.discoveries == 4, "attempts: \(shell.attempts)")
-        shell.stop()
-        #expect(shell.changes == Array(repeating: ["stopped→failed", "failed→stopped"], count: 7).flatMap { $0 })
+        lifecycle.start()
+        lifecycle.advance(by: 2)
+        #expect(lifecycle.attempts.count == 5 && lifecycle.discoveries == 4, "attempts: \(lifecycle.attempts)")
+        lifecycle.stop()
+        #expect(lifecycle.changes == Array(repeating: ["stopped→failed", "failed→stopped"], count: 7).flatMap { $0 })
         // And the tenth second: the retry is due.
-        shell.runTimers(within: 8) { shell.discoveries == 5 }
-        #expect(shell.discoveries == 5 && shell.now - shell.attempts[4] == 10)
+        lifecycle.runTimers(within: 8) { lifecycle.discoveries == 5 }
+        #expect(lifecycle.discoveries == 5 && lifecycle.now - lifecycle.attempts[4] == 10)
     }
 
     @Test func aUsableReadingOrAnAbsenceEndsTheRowOfFailures() {
@@ -192,45 +192,48 @@ import Testing
     }
 
     @Test func anAbsentSensorLooksAgainOnceAHotplugEventSettled() {
-        let shell = VirtualShell([.absent(reason: "no accelerometer found"), .capturing("capture")])
-        shell.start()
-        #expect(shell.phases.status == .absent && shell.lastError == "no accelerometer found")
-        shell.deviceAppeared()
-        shell.advance(by: 0.05)
+        let lifecycle = VirtualLifecycle([.absent(reason: "no accelerometer found"), .capturing("capture")])
+        lifecycle.start()
+        #expect(lifecycle.phases.status == .absent && lifecycle.lastError == "no accelerometer found")
+        lifecycle.deviceAppeared()
+        lifecycle.advance(by: 0.05)
         // A later event puts the look off: one look, a tenth of a second after the last event.
-        shell.deviceAppeared()
-        shell.advance(by: 0.08)
-        #expect(shell.attempts.count == 1)
-        shell.advance(by: 0.1)
-        #expect(shell.attempts.count == 2 && shell.phases.status == .active)
-        #expect(abs(shell.attempts[1] - 0.15) < 1e-9)
+        lifecycle.deviceAppeared()
+        lifecycle.advance(by: 0.08)
+        #expect(lifecycle.attempts.count == 1)
+        lifecycle.advance(by: 0.1)
+        #expect(lifecycle.attempts.count == 2 && lifecycle.phases.status == .active)
+        #expect(abs(lifecycle.attempts[1] - 0.15) < 1e-9)
         // Capturing or stopped, a sensor does not look on a hotplug event.
-        shell.deviceAppeared()
-        shell.stop()
-        shell.deviceAppeared()
-        shell.advance(by: 1)
-        #expect(shell.attempts.count == 2)
-        #expect(shell.changes == ["stopped→absent", "absent→active", "active→stopped"])
+        lifecycle.deviceAppeared()
+        lifecycle.stop()
+        lifecycle.deviceAppeared()
+        lifecycle.advance(by: 1)
+        #expect(lifecycle.attempts.count == 2)
+        #expect(lifecycle.changes == ["stopped→absent", "absent→active", "active→stopped"])
     }
 
     @Test func theDeviceInUseRemovedMakesAWantedSensorAbsentAndIsForgottenByAStoppedOne() {
-        let shell = VirtualShell([.capturing("capture"), .failed(Self.busy)])
-        shell.start()
-        shell.deviceRemoved()
-        #expect(shell.phases.status == .absent && shell.stoppedCaptures == ["capture"])
-        #expect(shell.lastError?.contains("udev remove") == true)
-        shell.stop()
-        #expect(shell.forgotten == 1, "an absent sensor stopped forgets its device")
-        shell.start()
-        shell.stop()
-        #expect(shell.phases.awaitsRetry)
+        let lifecycle = VirtualLifecycle([.capturing("capture"), .failed(Self.busy)])
+        lifecycle.start()
+        lifecycle.deviceRemoved()
+        #expect(lifecycle.phases.status == .absent && lifecycle.stoppedCaptures == ["capture"])
+        #expect(lifecycle.lastError?.contains("udev remove") == true)
+        lifecycle.stop()
+        #expect(lifecycle.forgotten == 1, "an absent sensor stopped forgets its device")
+        lifecycle.start()
+        lifecycle.stop()
+        #expect(lifecycle.phases.awaitsRetry)
         // Stopped while failed: the removal ends the wait for the retry, and a start tries at once.
-        shell.deviceRemoved()
-        #expect(!shell.phases.awaitsRetry && shell.timer == nil && shell.discoveries == 1 && shell.forgotten == 2)
-        shell.start()
-        #expect(shell.attempts == [0, 0, 0])
+        lifecycle.deviceRemoved()
         #expect(
-            shell.changes == [
+            !lifecycle.phases.awaitsRetry && lifecycle.timer == nil && lifecycle.discoveries == 1
+                && lifecycle.forgotten == 2
+        )
+        lifecycle.start()
+        #expect(lifecycle.attempts == [0, 0, 0])
+        #expect(
+            lifecycle.changes == [
                 "stopped→active", "active→absent", "absent→stopped", "stopped→failed", "failed→stopped",
                 "stopped→failed",
             ]
@@ -238,17 +241,17 @@ import Testing
     }
 
     @Test func aClosedSensorDoesNothingMore() {
-        let shell = VirtualShell([.capturing("capture")])
-        shell.start()
-        shell.close()
-        #expect(shell.stoppedCaptures == ["capture"] && shell.timer == nil)
-        shell.start()
-        shell.stop()
-        shell.captureFailed(Self.busy)
-        shell.deviceRemoved()
-        shell.deviceAppeared()
-        #expect(shell.phases.reopen().isEmpty)
-        #expect(shell.phases.status == .stopped && !shell.phases.isStopped)
-        #expect(shell.attempts.count == 1 && shell.changes == ["stopped→active"] && shell.discoveries == 0)
+        let lifecycle = VirtualLifecycle([.capturing("capture")])
+        lifecycle.start()
+        lifecycle.close()
+        #expect(lifecycle.stoppedCaptures == ["capture"] && lifecycle.timer == nil)
+        lifecycle.start()
+        lifecycle.stop()
+        lifecycle.captureFailed(Self.busy)
+        lifecycle.deviceRemoved()
+        lifecycle.deviceAppeared()
+        #expect(lifecycle.phases.reopen().isEmpty)
+        #expect(lifecycle.phases.status == .stopped && !lifecycle.phases.isStopped)
+        #expect(lifecycle.attempts.count == 1 && lifecycle.changes == ["stopped→active"] && lifecycle.discoveries == 0)
     }
 }

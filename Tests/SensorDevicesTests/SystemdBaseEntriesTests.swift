@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import Glibc
-import IIOSensor
 import OrientationCore
+import SensorDevices
 import Testing
 
 /// Every entry of systemd's `hwdb.d/60-sensor.hwdb` that places an accelerometer in the base, with the display entry

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
+import SensorDevices
 
 /// The effective configuration (CONFIG.md): the settings the files give, and where each value
 /// came from.

@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// A configuration file that cannot be used: what is wrong, where, and what is allowed (CONFIG.md).
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of mistake it is.

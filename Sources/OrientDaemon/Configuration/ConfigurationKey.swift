@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import Logging
 import OrientationCore
+import SensorDevices
 
 /// One key of CONFIG.md's table: its section, default, what it allows, and how its value sets
 /// ``DaemonSettings``.

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import IIOSensor
 public import Logging
 public import OrientationCore
+public import SensorDevices
 
 /// What the daemon runs with: the configuration of CONFIG.md and the command-line overrides.
 public struct DaemonSettings: Sendable {

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import Logging
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 
 /// The requests of PROTOCOL.md, answered for one connection at a time: who may make each (``Authorizer``), what
 /// it does to the engine, and the reply line; the events of the change follow the reply.

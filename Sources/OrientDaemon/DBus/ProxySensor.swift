@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
+import SensorDevices
 
 /// A sensor of iio-sensor-proxy's API that a bus client claims (`ClaimAccelerometer`, `ClaimLight`,
 /// `ClaimProximity`, `ClaimCompass`).
@@ -21,8 +21,8 @@ enum ProxySensor: String, Sendable, Hashable, CaseIterable {
     case proximity
     case compass
 
-    /// The polled sensor behind it; nil for the accelerometer, which the engine reads.
-    var polledKind: PolledSensorKind? {
+    /// The light, proximity or compass sensor behind it (a ``ClaimedSensor``); nil for the accelerometer, which the engine reads.
+    var claimedKind: ClaimedSensorKind? {
         switch self {
         case .accelerometer: nil
         case .light: .light

@@ -13,16 +13,16 @@
 
 import CSystemd
 import EventLoop
-import IIOSensor
 import Logging
 import OrientationCore
+import SensorDevices
 import SystemSupport
 
 /// A `ClaimAccelerometer` is answered once the first reading is in, so that a client that reads
 /// `AccelerometerOrientation` right after its claim returns gets the pose the device is in, not `undefined`.
 ///
-/// The polled sensors (light, proximity, compass) need no wait: their first claim reads them before it is answered
-/// (``PolledSensor/start()``). The accelerometer's samples come from its buffer through the event loop, and the
+/// The light, proximity and compass sensors need no wait: their first claim reads them before it is answered
+/// (``ClaimedSensor/start()``). The accelerometer's samples come from its buffer through the event loop, and the
 /// classifier decides the first pose after 50 ms of samples; until then the claim's reply waits (the method call is
 /// kept, referenced, and answered later), while the service keeps serving other calls.
 extension SensorProxyPublisher {

@@ -13,10 +13,10 @@
 
 import CSystemd
 import EventLoop
-import IIOSensor
 import Logging
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 import SystemSupport
 
 #if canImport(Glibc)
@@ -29,7 +29,7 @@ import Glibc
 ///
 /// The accelerometer's properties are handed to it by the engine's output (``DaemonEngineOutput``): the state
 /// after each change, and the tilt. The ambient light sensor, the proximity sensor and the compass are
-/// ``PolledSensor``s it makes and is the delegate of, each running while a bus client claims it. It is made before
+/// ``ClaimedSensor``s it makes and is the delegate of, each running while a bus client claims it. It is made before
 /// the engine, with the system bus's connection; the ``SensorProxyService``, made after the engine, publishes the
 /// objects on that connection, takes the name, and records here who claims what. A failure to reach the bus or to
 /// own the name is logged and shown in `status`; the control socket keeps serving.
@@ -57,25 +57,25 @@ final class SensorProxyPublisher {
     /// more), so that no reading will come.
     private(set) var accelerometerHasAnswer = true
     /// The light sensor, the proximity sensor and the compass.
-    private var polled: [PolledSensorKind: PolledSensor] = [:]
+    private var claimedSensors: [ClaimedSensorKind: ClaimedSensor] = [:]
     /// Whether something is near, with its margin, while a proximity sensor is found.
     private var proximity: ProximityThreshold?
     /// Whether the name is owned (the service took it, and the bus is still there).
     private(set) var owned = false
     private var problem: String?
 
-    /// Makes the polled sensors (stopped) and connects to the system bus; on failure logs why and stays off the bus
+    /// Makes the light, proximity and compass sensors (stopped) and connects to the system bus; on failure logs why and stays off the bus
     /// (``statusReport`` tells).
     init(loop: EventLoop, pollFallback: Double, logger: Logger) {
         self.loop = loop
         self.logger = logger
         self.pollFallback = pollFallback
-        for kind in PolledSensorKind.allCases {
-            let sensor = PolledSensor(kind: kind, loop: loop, logger: logger, delegate: self)
-            polled[kind] = sensor
+        for kind in ClaimedSensorKind.allCases {
+            let sensor = ClaimedSensor(kind: kind, loop: loop, logger: logger, delegate: self)
+            claimedSensors[kind] = sensor
             properties = Self.found(sensor, in: properties)
         }
-        proximity = polled[.proximity]?.channel?.nearLevel.map(ProximityThreshold.init)
+        proximity = claimedSensors[.proximity]?.channel?.nearLevel.map(ProximityThreshold.init)
         do {
             connection = try BusConnection(loop: loop, description: "orientd-sensor-proxy")
         } catch {
@@ -87,12 +87,12 @@ final class SensorProxyPublisher {
         shutDown()
     }
 
-    /// Off the bus for good: waiting claims are answered, every claim and polled sensor stops, the connection
+    /// Off the bus for good: waiting claims are answered, every claim and claimed sensor stops, the connection
     /// closes; later changes are kept but signalled to nobody.
     func shutDown() {
         answerUnansweredClaims(reason: "the service is stopping")
         claims.removeAll()
-        for sensor in polled.values { sensor.stop() }
+        for sensor in claimedSensors.values { sensor.stop() }
         owned = false
         connection = nil
     }
@@ -159,17 +159,17 @@ final class SensorProxyPublisher {
         answerClaimsIfRead()
     }
 
-    // MARK: The polled sensors, as their claims start and stop them
+    // MARK: The light, proximity and compass sensors, as their claims start and stop them
 
-    /// `sensor` was claimed: a polled one starts (reading once before this returns, and so before the reply).
+    /// `sensor` was claimed: a light, proximity or compass sensor starts (reading once before this returns, and so before the reply).
     func claimed(_ sensor: ProxySensor) {
-        if let kind = sensor.polledKind { polled[kind]?.start() }
+        if let kind = sensor.claimedKind { claimedSensors[kind]?.start() }
     }
 
-    /// A claim of `sensor` ended: a polled one stops once nobody claims it.
+    /// A claim of `sensor` ended: a light, proximity or compass sensor stops once nobody claims it.
     func released(_ sensor: ProxySensor) {
-        guard let kind = sensor.polledKind, claims[sensor]?.isEmpty ?? true else { return }
-        polled[kind]?.stop()
+        guard let kind = sensor.claimedKind, claims[sensor]?.isEmpty ?? true else { return }
+        claimedSensors[kind]?.stop()
         if kind == .proximity { proximity?.reset() }
     }
 
@@ -244,7 +244,7 @@ final class SensorProxyPublisher {
 
     /// `properties` with the presence of `sensor`'s device: a sensor found keeps its last values (a new one's unit
     /// is its own), one gone reads as iio-sensor-proxy's absent sensor.
-    private static func found(_ sensor: PolledSensor, in properties: SensorProxyProperties) -> SensorProxyProperties {
+    private static func found(_ sensor: ClaimedSensor, in properties: SensorProxyProperties) -> SensorProxyProperties {
         var new = properties
         let channel = sensor.channel
         switch sensor.kind {
@@ -294,9 +294,9 @@ final class SensorProxyPublisher {
     }
 }
 
-extension SensorProxyPublisher: PolledSensorDelegate {
+extension SensorProxyPublisher: ClaimedSensorDelegate {
     /// A reading of a claimed sensor: its property takes the value, signalled only when it changed.
-    func polledSensor(_ sensor: PolledSensor, read value: Double) {
+    func claimedSensor(_ sensor: ClaimedSensor, read value: Double) {
         var new = properties
         switch sensor.kind {
         case .light:
@@ -309,10 +309,10 @@ extension SensorProxyPublisher: PolledSensorDelegate {
     }
 
     /// A sensor appeared or went: its `Has…` property follows, and one that appears while claimed starts.
-    func polledSensorDiscoveryChanged(_ sensor: PolledSensor) {
+    func claimedSensorDiscoveryChanged(_ sensor: ClaimedSensor) {
         if sensor.kind == .proximity { proximity = sensor.channel?.nearLevel.map(ProximityThreshold.init) }
         publish(Self.found(sensor, in: properties))
-        if let kind = ProxySensor.allCases.first(where: { $0.polledKind == sensor.kind }),
+        if let kind = ProxySensor.allCases.first(where: { $0.claimedKind == sensor.kind }),
             !(claims[kind]?.isEmpty ?? true)
         {
             sensor.start()

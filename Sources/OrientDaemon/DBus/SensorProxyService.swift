@@ -218,7 +218,7 @@ final class SensorProxyService {
     }
 
     /// One count of `sensor` for a client that has not claimed it yet; a repeated claim changes nothing. The first
-    /// claim of a polled sensor starts it, which reads it once before this returns (and so before the reply). A
+    /// claim of a light, proximity or compass sensor starts it, which reads it once before this returns (and so before the reply). A
     /// claim of a sensor that is not there is kept, so that the sensor starts when it appears.
     /// - Returns: the errno of a claim that cannot be followed (and is refused); nil when it holds.
     private func claim(_ sensor: ProxySensor, by sender: String, message: OpaquePointer) -> Int32? {

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 import EventLoop
-import IIOSensor
 import Logging
+import SensorDevices
 
 /// The daemon's sensors on its event loop: for the display a ``DisplaySensor`` (the IIO accelerometer, or an input
 /// one when there is no IIO one), for the base an ``AccelerometerSensor``, whose messages carry `sensor=base`.
@@ -21,7 +21,7 @@ struct AccelerometerSensorFactory: SensorFactory {
     let loop: EventLoop
     let logger: Logger
 
-    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor {
+    func makeSensor(options: SensorOptions, reports: SensorRecipients) -> any EngineSensor {
         guard options.location == .base else {
             return DisplaySensor(loop: loop, options: options, logger: logger, reports: reports)
         }

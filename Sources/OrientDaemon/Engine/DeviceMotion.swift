@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// The display's motion as the engine follows it, one sample at a time: the classifier (the device orientation), the
 /// tilt (iio-sensor-proxy's `AccelerometerTilt`, while followed) and the pace (`IdleRate=`). A value that owns its

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import IIOSensor
 import Logging
 package import OrientationCore
+package import SensorDevices
 
 /// The engine takes the samples of both sensors of its ``SensorSet``, straight from each (the IIO accelerometer's
 /// capture, or the input accelerometer's, for the display): the display's go to the classifier, the base's (on the

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientProtocol
 import OrientationCore
+import SensorDevices
 
 /// What the engine shows, read from its parts: the state as clients see it, what the outputs show, the counts.
 extension Engine {

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 package import Logging
 import OrientProtocol
 package import OrientationCore
+import SensorDevices
 
 /// The daemon's model of orientation between the sensors and the clients: each sample through the display's motion
 /// (and the hinge), each change through the rotation policy, and the result as the events of PROTOCOL.md. It is made
@@ -45,7 +45,7 @@ package final class Engine {
     private(set) lazy var sensors = SensorSet(
         factory: sensorFactory,
         options: settings.sensor,
-        reports: SensorReports(samples: self, delegate: self)
+        reports: SensorRecipients(samples: self, delegate: self)
     )
 
     /// Takes the settings, restores the saved choices, makes the sensors and looks for their accelerometers.

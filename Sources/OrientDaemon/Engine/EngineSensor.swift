@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import IIOSensor
 package import OrientationCore
+package import SensorDevices
 
 /// What the daemon needs of a sensor: starting and stopping it, its pace, its status, the accelerometer it uses
 /// or found, and what `status` reports of it. ``DisplaySensor`` (the IIO accelerometer or an input one) and
@@ -57,7 +57,7 @@ extension DisplaySensor: EngineSensor {}
 package protocol SensorFactory {
     /// A stopped sensor for `options` (its ``SensorOptions/location`` says which accelerometer), handing its samples
     /// to `reports.samples` and reporting its status to `reports.delegate`.
-    func makeSensor(options: SensorOptions, reports: SensorReports) -> any EngineSensor
+    func makeSensor(options: SensorOptions, reports: SensorRecipients) -> any EngineSensor
     /// The loop's clock (cached: no system call), for putting the base sensor's samples on the display's clock.
     var now: Double { get }
 }

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// Decides the sensor's pace from the classifier's own measures: idle once the device has been still, with its
 /// orientation known, for ``settleTime``; full at the first sample that moves.

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import IIOSensor
 import OrientationCore
+import SensorDevices
 
 /// The sensors' lifecycle: the display accelerometer's sensor and the base one (for the hinge), made together,
 /// started and stopped together as generation begins and ends, paced together (the base follows the display: the
@@ -21,7 +21,7 @@ import OrientationCore
 final class SensorSet {
     private let factory: any SensorFactory
     /// Where the sensors' samples go, straight from each, and their status.
-    private let reports: SensorReports
+    private let reports: SensorRecipients
     /// The options the sensors were made with (the base one's derived: ``SensorOptions/forBase``).
     private(set) var options: SensorOptions
     /// The display accelerometer's sensor: the orientation.
@@ -37,7 +37,7 @@ final class SensorSet {
     private var saidMatrices: Set<String> = []
 
     /// Makes both sensors, stopped, telling `reports` (the engine, which owns this set: held unowned).
-    init(factory: any SensorFactory, options: SensorOptions, reports: SensorReports) {
+    init(factory: any SensorFactory, options: SensorOptions, reports: SensorRecipients) {
         self.factory = factory
         self.reports = reports
         self.options = options

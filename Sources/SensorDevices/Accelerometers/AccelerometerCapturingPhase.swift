@@ -22,7 +22,7 @@ import Logging
 /// It watches a capture through the buffer: it looks at the buffer at the pace of the capture's motion gate, probes
 /// through the gate, and hands its sensor the verdicts that replace the capture (a re-validation, a fallback to
 /// polling: ``AccelerometerSensor/recapture(_:_:revalidating:)``).
-final class AccelerometerCapturing: SensorCapturing {
+final class AccelerometerCapturingPhase: CapturingPhase {
     /// The capture: through the buffer or polled.
     let capture: any Capture
     /// The sensor whose capturing phase this is: it outlives the phase.

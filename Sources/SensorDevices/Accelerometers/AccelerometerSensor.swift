@@ -21,10 +21,10 @@ import UdevSupport
 ///
 /// Started, it discovers the display accelerometer, captures through the IIO buffer (falling back to polling when the
 /// buffer delivers nothing within ``SensorOptions/pollFallback``), and hands every calibrated sample straight to the
-/// one that consumes them, its status to the one that manages it (``SensorReports``). Stopped, it leaves nothing that
+/// one that consumes them, its status to the one that manages it (``SensorRecipients``). Stopped, it leaves nothing that
 /// wakes the process and the device as it found it. It follows hotplug: a removed device makes it absent, a returning
-/// one is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorShell``'s; it says how
-/// it opens the device and reads it, and its capturing phase (``AccelerometerCapturing``) watches the buffer.
+/// one is picked up again while it is wanted. Its phases, retries and hotplug are its ``SensorLifecycle``'s; it says how
+/// it opens the device and reads it, and its capturing phase (``AccelerometerCapturingPhase``) watches the buffer.
 ///
 /// Many drivers stop delivering after a suspend. While capturing through the buffer it watches for
 /// that at a low rate (``BufferWatch``): a buffer that delivered and then stays silent for
@@ -40,13 +40,13 @@ import UdevSupport
 public final class AccelerometerSensor {
     private let options: SensorOptions
     /// Where the samples go (the hot path), and the rest.
-    private let reports: SensorReports
-    /// The phases (capturing: an ``AccelerometerCapturing``), retries and hotplug; made with the sensor.
-    private let shell: SensorShell<AccelerometerSensor>
-    /// The loop of the sensor's sources, its shell's.
-    var loop: EventLoop { shell.loop }
-    /// The sensor's log, its shell's.
-    var logger: Logger { shell.logger }
+    private let reports: SensorRecipients
+    /// The phases (capturing: an ``AccelerometerCapturingPhase``), retries and hotplug; made with the sensor.
+    private let lifecycle: SensorLifecycle<AccelerometerSensor>
+    /// The loop of the sensor's sources, its lifecycle's.
+    var loop: EventLoop { lifecycle.loop }
+    /// The sensor's log, its lifecycle's.
+    var logger: Logger { lifecycle.logger }
     /// Samples handed to the sink since the process started (usable ones only).
     private(set) var usableSamples = 0
     /// The unusable readings (zero or saturated) since the last usable one.
@@ -62,9 +62,9 @@ public final class AccelerometerSensor {
     static let readFailureLimit = 5.0
 
     /// The accelerometer in use (or last used).
-    public var accelerometer: Accelerometer? { shell.accelerometer }
+    public var accelerometer: Accelerometer? { lifecycle.accelerometer }
     /// How it is read now; nil while not capturing.
-    public var mode: CaptureMode? { shell.capturing?.capture.mode }
+    public var mode: CaptureMode? { lifecycle.capturing?.capture.mode }
     /// Which accelerometer this sensor reads.
     public var location: SensorLocation { options.location }
     /// Whether polling was chosen because the buffer delivered nothing.
@@ -72,49 +72,49 @@ public final class AccelerometerSensor {
     /// The rate asked for, in samples per second.
     public var rate: Double { options.rate }
     /// The pace asked for by ``setPace(_:)``; every start is at the full pace.
-    public var pace: SensorPace { shell.pace }
+    public var pace: SensorPace { lifecycle.pace }
     /// The last error, for diagnostics.
-    public var lastError: String? { shell.lastError }
+    public var lastError: String? { lifecycle.lastError }
     /// Samples read since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
 
     /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive the sensor, and its
     /// owner closes it, ``close()``, before letting it go). It listens for hotplug at once (an idle netlink socket
     /// costs no wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorRecipients) {
         self.options = options
         self.reports = reports
-        shell = SensorShell(
+        lifecycle = SensorLifecycle(
             .accelerometer,
             loop: loop,
             logger: logger,
             location: options.location,
             delegate: reports.delegate
         )
-        shell.attach(self, subsystem: "iio")
+        lifecycle.attach(self, subsystem: "iio")
     }
 
     /// The current status (a closed sensor is stopped).
-    public var status: SensorState { shell.status }
+    public var status: SensorState { lifecycle.status }
 
     /// Whether the sensor, stopped while failed, waits for that failure's retry; its delegate hears when it is due, as
     /// a discovery.
-    public var awaitsRetry: Bool { shell.awaitsRetry }
+    public var awaitsRetry: Bool { lifecycle.awaitsRetry }
 
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
-        shell.start()
+        lifecycle.start()
     }
 
     /// Samples at the idle rate while the device is still, at the full rate again at the first sample that moves.
     /// Called by the sensor's owner, which judges the motion; a capture made later (a re-validation, a retry)
     /// starts at the full pace.
     public func setPace(_ new: SensorPace) {
-        guard new != shell.pace else { return }
-        shell.pace = new
+        guard new != lifecycle.pace else { return }
+        lifecycle.pace = new
         // `IdleRate=` equal to `Rate=` turns the slowing off: the capture has nothing to change.
         guard options.idleRate < options.rate else { return }
-        guard let capturing = shell.capturing, !frequencyRefused else { return }
+        guard let capturing = lifecycle.capturing, !frequencyRefused else { return }
         let accepted = capturing.capture.setPace(new)
         capturing.followGate()
         guard !accepted, let accelerometer else { return }
@@ -128,20 +128,20 @@ public final class AccelerometerSensor {
 
     /// Stops capture completely and restores the device; a change of status is reported.
     public func stop() {
-        shell.stop()
+        lifecycle.stop()
     }
 
     /// Stops capture for good, restores the device and stops listening for hotplug, telling its sink and its delegate
     /// nothing more: for an owner that replaces this sensor (new options) or shuts down. Nothing it does starts it
     /// again.
     public func close() {
-        shell.close()
+        lifecycle.close()
     }
 
     /// Looks for the accelerometer without starting it, so that it can be named while stopped.
     public func refreshDiscovery() {
         // (A closed sensor is not stopped: it looks for nothing.)
-        guard shell.isStopped else { return }
+        guard lifecycle.isStopped else { return }
         do {
             let discovery = try AccelerometerDiscovery.discover(
                 uri: options.uri,
@@ -150,7 +150,7 @@ public final class AccelerometerSensor {
             )
             var (found, reason) = pick(discovery)
             found = found.map(raiseSlowFrequency)
-            shell.accelerometer = found
+            lifecycle.accelerometer = found
             if let found {
                 var details = metadata(found)
                 details["reason"] = "\(reason)"
@@ -159,7 +159,7 @@ public final class AccelerometerSensor {
                 logger.notice("no accelerometer yet", metadata: ["reason": "\(reason)"])
             }
         } catch {
-            shell.accelerometer = nil
+            lifecycle.accelerometer = nil
             logger.notice("no accelerometer yet", metadata: ["error": "\(error)"])
         }
         reports.delegate.discoveryChanged(at: options.location)
@@ -213,7 +213,7 @@ public final class AccelerometerSensor {
 /// How an ``AccelerometerSensor`` opens its device: a fresh discovery, then the buffer, else polling.
 extension AccelerometerSensor: SensorDriver {
     /// Discovers the device and starts capturing; the phase to enter.
-    func open() -> SensorOpening<AccelerometerCapturing> {
+    func open() -> SensorOpening<AccelerometerCapturingPhase> {
         // Readings of the previous capture say nothing of this one's.
         implausible = ImplausibleRun()
         // A fresh context each time: a context is a snapshot, and devices come and go.
@@ -235,7 +235,7 @@ extension AccelerometerSensor: SensorDriver {
         }
         // Raised before the capture saves the device's settings: it puts back the raised rate.
         let chosen = raiseSlowFrequency(found)
-        shell.accelerometer = chosen
+        lifecycle.accelerometer = chosen
         for warning in chosen.warnings {
             logger.warning(
                 "the accelerometer's attributes",
@@ -255,7 +255,7 @@ extension AccelerometerSensor: SensorDriver {
         _ device: IIODevice,
         _ chosen: Accelerometer,
         revalidation: Bool = false
-    ) -> SensorOpening<AccelerometerCapturing>? {
+    ) -> SensorOpening<AccelerometerCapturingPhase>? {
         do {
             let capture = try BufferedCapture(
                 device: device,
@@ -281,7 +281,7 @@ extension AccelerometerSensor: SensorDriver {
             if let gate = capture.gate { details["motion_gate"] = "\(gate.description)" }
             logger.info("capturing through the buffer", metadata: details)
             return .capturing(
-                AccelerometerCapturing(
+                AccelerometerCapturingPhase(
                     buffered: capture,
                     watch: watch,
                     pollFallback: options.pollFallback,
@@ -298,7 +298,10 @@ extension AccelerometerSensor: SensorDriver {
     }
 
     /// Polls the raw attributes on a timer; failed (retried) when they cannot be opened.
-    private func startPolling(_ device: IIODevice, _ chosen: Accelerometer) -> SensorOpening<AccelerometerCapturing> {
+    private func startPolling(
+        _ device: IIODevice,
+        _ chosen: Accelerometer
+    ) -> SensorOpening<AccelerometerCapturingPhase> {
         do {
             let capture = try PolledCapture(
                 device: device,
@@ -311,7 +314,7 @@ extension AccelerometerSensor: SensorDriver {
                 owner: self
             )
             logger.info("polling the accelerometer", metadata: metadata(chosen))
-            return .capturing(AccelerometerCapturing(polled: capture, sensor: self))
+            return .capturing(AccelerometerCapturingPhase(polled: capture, sensor: self))
         } catch {
             return .failed(error)
         }
@@ -321,11 +324,11 @@ extension AccelerometerSensor: SensorDriver {
     /// a restart of the daemon; while capturing, the capture starts again with it. A configured matrix wins anyway.
     func deviceChanged() -> Bool {
         guard options.mountMatrix == nil, let current = accelerometer else { return true }
-        if shell.isStopped {
+        if lifecycle.isStopped {
             refreshDiscovery()
             return true
         }
-        shell.capturing?.checkMatrixAtNextTurn(current)
+        lifecycle.capturing?.checkMatrixAtNextTurn(current)
         return true
     }
 
@@ -344,7 +347,7 @@ extension AccelerometerSensor: SensorDriver {
                 "matrix": "\(found.calibration.matrix)", "matrix_source": "\(found.matrixSource)",
             ]
         )
-        shell.attempt()
+        lifecycle.attempt()
     }
 
     /// Replaces the capture of `device` (the buffer's watch said so): `revalidating`, the buffer is disabled and
@@ -352,12 +355,12 @@ extension AccelerometerSensor: SensorDriver {
     /// (``fellBack``).
     func recapture(_ device: IIODevice, _ accelerometer: Accelerometer, revalidating: Bool) {
         if revalidating {
-            shell.reopen {
+            lifecycle.reopen {
                 startBuffered(device, accelerometer, revalidation: true) ?? startPolling(device, accelerometer)
             }
         } else {
             fellBack = true
-            shell.reopen { startPolling(device, accelerometer) }
+            lifecycle.reopen { startPolling(device, accelerometer) }
         }
     }
 }
@@ -369,7 +372,7 @@ extension AccelerometerSensor {
     /// `gated`: read through a motion gate, which holds back the scans of a still device (any gap is no jump).
     func captured(_ sample: Sample, quality: ReadingQuality, gated: Bool = false) {
         samplesRead += 1
-        shell.capturing?.sampled(at: sample.time, gated: gated)
+        lifecycle.capturing?.sampled(at: sample.time, gated: gated)
         guard quality == .usable else {
             if let what = implausible.read(quality, at: sample.time) { noteImplausible(what) }
             if options.handsOnImplausibleReadings {
@@ -378,8 +381,8 @@ extension AccelerometerSensor {
             return
         }
         usableSamples += 1
-        shell.capturing?.deliveredUsable()
-        shell.delivered()
+        lifecycle.capturing?.deliveredUsable()
+        lifecycle.delivered()
         if implausible.ended() {
             logger.notice(
                 "the accelerometer's readings are plausible again",
@@ -391,17 +394,17 @@ extension AccelerometerSensor {
 
     /// A read of the capture failed; it goes on reading, and the next good read recovers.
     func captureHadTrouble(_ error: SensorError) {
-        shell.lastError = "\(error)"
+        lifecycle.lastError = "\(error)"
     }
 
     /// The capture ended: a device gone makes the sensor absent, another error failed (retried).
     func captureFailed(_ error: SensorError) {
-        shell.captureFailed(error)
+        lifecycle.captureFailed(error)
     }
 
     /// A run of readings of zeros or clipped ones lasted a second (``ImplausibleRun``): `what` is wrong, said once.
     private func noteImplausible(_ what: String) {
-        shell.lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
+        lifecycle.lastError = "\(accelerometer?.id ?? "accelerometer"): \(what): readings ignored"
         logger.warning(
             "implausible readings ignored until they are plausible again",
             metadata: ["device": "\(accelerometer?.id ?? "?")", "problem": "\(what)"]

@@ -20,7 +20,7 @@ package import OrientationCore
 /// an accelerometer of the input subsystem (``InputAccelerometerSensor``): IIO wins. It manages both: it is the
 /// delegate of both and tells its own delegate one status, that of the sensor in use, so that a change from one to the
 /// other while generating (an IIO device plugged in or removed) reads as no change at all. Their samples do not pass
-/// through it: each hands them straight to the sink this sensor was made with (``SensorReports``).
+/// through it: each hands them straight to the sink this sensor was made with (``SensorRecipients``).
 ///
 /// The input sensor is started only while the IIO sensor is wanted and absent, and stopped as soon as the IIO one has
 /// a device: its node is open only while someone generates and there is no IIO display accelerometer.
@@ -37,9 +37,9 @@ package final class DisplaySensor: AccelerometerSensorDelegate {
 
     /// Both sensors, stopped, handing their samples straight to `reports.samples` and their status to this one,
     /// which reports to `reports.delegate`.
-    package init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
+    package init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorRecipients) {
         delegate = reports.delegate
-        let managed = SensorReports(samples: reports.samples, delegate: self)
+        let managed = SensorRecipients(samples: reports.samples, delegate: self)
         iio = AccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
         input = InputAccelerometerSensor(loop: loop, options: options, logger: logger, reports: managed)
     }

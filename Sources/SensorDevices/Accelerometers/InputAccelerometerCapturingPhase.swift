@@ -15,7 +15,7 @@ import EventLoop
 
 /// What an ``InputAccelerometerSensor`` holds while it captures: the open node, and the reading or failure it hands
 /// on at the loop's next turn. Both go with the capturing phase (``SensorPhases/Phase``).
-final class InputAccelerometerCapturing: SensorCapturing {
+final class InputAccelerometerCapturingPhase: CapturingPhase {
     /// The evdev node, open and watched.
     let device: InputAccelerometerDevice
     /// The first reading (the values held at the open), or a failure, handed on at the loop's next turn.

@@ -21,34 +21,34 @@ public import OrientationCore
 ///
 /// Started, it finds the accelerometer (``InputAccelerometerDiscovery``), opens its evdev node and hands every
 /// calibrated reading as the display's straight to the one that consumes them, its status to the one that manages it
-/// (``SensorReports``). Stopped, the node is closed: nothing wakes the process, and a polled driver stops measuring.
+/// (``SensorRecipients``). Stopped, the node is closed: nothing wakes the process, and a polled driver stops measuring.
 /// It follows hotplug: a removed device makes it absent, a returning one is picked up again while it is wanted. Its
-/// phases, retries and hotplug are its ``SensorShell``'s; it says how it opens and reads the node.
+/// phases, retries and hotplug are its ``SensorLifecycle``'s; it says how it opens and reads the node.
 public final class InputAccelerometerSensor {
     private let options: SensorOptions
     /// Where the samples go (the hot path), and the rest.
-    private let reports: SensorReports
-    /// The phases (capturing: an ``InputAccelerometerCapturing``), retries and hotplug; made with the sensor.
-    private let shell: SensorShell<InputAccelerometerSensor>
-    /// The loop of the sensor's sources, its shell's.
-    private var loop: EventLoop { shell.loop }
-    /// The sensor's log, its shell's.
-    private var logger: Logger { shell.logger }
+    private let reports: SensorRecipients
+    /// The phases (capturing: an ``InputAccelerometerCapturingPhase``), retries and hotplug; made with the sensor.
+    private let lifecycle: SensorLifecycle<InputAccelerometerSensor>
+    /// The loop of the sensor's sources, its lifecycle's.
+    private var loop: EventLoop { lifecycle.loop }
+    /// The sensor's log, its lifecycle's.
+    private var logger: Logger { lifecycle.logger }
 
     /// The accelerometer in use (or last found); its scale is the device's own once it was opened.
-    public var accelerometer: Accelerometer? { shell.accelerometer }
+    public var accelerometer: Accelerometer? { lifecycle.accelerometer }
     /// Readings since the process started, including unusable ones that were not handed on.
     public private(set) var samplesRead = 0
     /// The last error, for diagnostics.
-    public var lastError: String? { shell.lastError }
+    public var lastError: String? { lifecycle.lastError }
     /// The pace asked for last; an input accelerometer reads at its driver's own pace whatever it is.
-    public var pace: SensorPace { shell.pace }
+    public var pace: SensorPace { lifecycle.pace }
 
     /// A stopped sensor telling `reports` (its samples, and the rest; held unowned: they outlive it, and its owner
     /// closes it before letting it go). It listens for hotplug of input devices at once (an idle netlink socket costs
     /// no wake-ups).
-    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorReports) {
-        shell = SensorShell(
+    public init(loop: EventLoop, options: SensorOptions, logger: Logger, reports: SensorRecipients) {
+        lifecycle = SensorLifecycle(
             .inputAccelerometer,
             loop: loop,
             logger: logger,
@@ -57,43 +57,43 @@ public final class InputAccelerometerSensor {
         )
         self.options = options
         self.reports = reports
-        shell.attach(self, subsystem: "input")
+        lifecycle.attach(self, subsystem: "input")
     }
 
     /// The current status (a closed sensor is stopped).
-    public var status: SensorState { shell.status }
+    public var status: SensorState { lifecycle.status }
 
     /// Whether the sensor, stopped while failed, waits for that failure's retry; its delegate hears when it is due, as
     /// a discovery.
-    public var awaitsRetry: Bool { shell.awaitsRetry }
+    public var awaitsRetry: Bool { lifecycle.awaitsRetry }
 
     /// How it reads now: `evdev` while capturing, else nil.
-    public var mode: CaptureMode? { shell.capturing == nil ? nil : .evdev }
+    public var mode: CaptureMode? { lifecycle.capturing == nil ? nil : .evdev }
 
     /// Starts capture (or waits for a device if there is none). Does nothing if already started, or closed.
     public func start() {
-        shell.start()
+        lifecycle.start()
     }
 
     /// Stops capture and closes the node; a change of status is reported.
     public func stop() {
-        shell.stop()
+        lifecycle.stop()
     }
 
     /// Stops for good, closes the node and stops listening for hotplug, telling its sink and its delegate nothing
     /// more.
     public func close() {
-        shell.close()
+        lifecycle.close()
     }
 
     /// Notes the pace: the driver sets the rate of an input accelerometer, so nothing changes.
     public func setPace(_ new: SensorPace) {
-        shell.pace = new
+        lifecycle.pace = new
     }
 
     /// Looks for the accelerometer without opening it, so that it can be named while stopped.
     public func refreshDiscovery() {
-        guard shell.isStopped else { return }
+        guard lifecycle.isStopped else { return }
         let discovery = discover()
         if let found = discovery.chosen, found.id != accelerometer?.id {
             logger.info(
@@ -101,7 +101,7 @@ public final class InputAccelerometerSensor {
                 metadata: ["device": "\(found.id)", "name": "\(found.name)", "reason": "\(discovery.reason)"]
             )
         }
-        shell.accelerometer = discovery.chosen
+        lifecycle.accelerometer = discovery.chosen
         reports.delegate.discoveryChanged(at: .display)
     }
 
@@ -113,15 +113,15 @@ public final class InputAccelerometerSensor {
     /// any quality are wanted). A usable one ends a run of failures, so the next failure is retried after 1 s again.
     func captured(_ sample: Sample, quality: ReadingQuality) {
         samplesRead += 1
-        if quality == .usable { shell.delivered() }
+        if quality == .usable { lifecycle.delivered() }
         guard quality == .usable || options.handsOnImplausibleReadings else { return }
         reports.samples.take(sample, from: .display)
     }
 
     /// The device stopped reading (it is gone, or a read failed); acted on at the loop's next turn.
     func deviceFailed(_ error: SensorError) {
-        shell.capturing?.pendingAction = try? loop.addNextTurnAction { [unowned self] in
-            self.shell.captureFailed(error)
+        lifecycle.capturing?.pendingAction = try? loop.addNextTurnAction { [unowned self] in
+            self.lifecycle.captureFailed(error)
         }
     }
 }
@@ -134,7 +134,7 @@ extension InputAccelerometerSensor: SensorDriver {
     }
 
     /// Finds the device and opens it; the phase to enter.
-    func open() -> SensorOpening<InputAccelerometerCapturing> {
+    func open() -> SensorOpening<InputAccelerometerCapturingPhase> {
         let discovery = discover()
         guard var chosen = discovery.chosen else { return .absent(reason: discovery.reason) }
         do {
@@ -147,7 +147,7 @@ extension InputAccelerometerSensor: SensorDriver {
             )
             chosen.calibration = device.calibration
             chosen.scaleSource = device.scale.source
-            shell.accelerometer = chosen
+            lifecycle.accelerometer = chosen
             for warning in chosen.warnings {
                 logger.warning(
                     "the input accelerometer's properties",
@@ -162,14 +162,14 @@ extension InputAccelerometerSensor: SensorDriver {
                     "matrix": "\(chosen.calibration.matrix)", "matrix_source": "\(chosen.matrixSource)",
                 ]
             )
-            let capturing = InputAccelerometerCapturing(device: device)
+            let capturing = InputAccelerometerCapturingPhase(device: device)
             // The values the kernel holds now are the first reading, handed on outside start().
             capturing.pendingAction = try? loop.addNextTurnAction { [unowned self] in
-                self.shell.capturing?.device.emitCurrent()
+                self.lifecycle.capturing?.device.emitCurrent()
             }
             return .capturing(capturing)
         } catch {
-            shell.accelerometer = chosen
+            lifecycle.accelerometer = chosen
             return error.isDeviceGone ? .gone(error) : .failed(error)
         }
     }

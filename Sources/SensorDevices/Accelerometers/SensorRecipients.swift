@@ -19,7 +19,7 @@ public import OrientationCore
 /// are managed by ``DisplaySensor``, which chooses between them.
 ///
 /// Both are held unowned: they outlive the sensor, whose owner closes it before letting it go.
-public struct SensorReports {
+public struct SensorRecipients {
     /// The one that consumes the samples, called from the sensor's capture once a sample (the hot path).
     public unowned let samples: any AccelerometerSampleSink
     /// The one that manages the sensor: its status, what it finds while stopped and the reading taken then.
@@ -32,7 +32,7 @@ public struct SensorReports {
     }
 }
 
-/// Where an accelerometer sensor's samples go, given to the sensor when it is made (``SensorReports``): the one that
+/// Where an accelerometer sensor's samples go, given to the sensor when it is made (``SensorRecipients``): the one that
 /// consumes them (the daemon's engine, a recording, the probe, a calibration), called straight from the sensor's
 /// capture, once a sample (the hot path). The sensor's status goes elsewhere, to whoever manages the sensor
 /// (``AccelerometerSensorDelegate``).
@@ -46,7 +46,7 @@ public protocol AccelerometerSampleSink: AnyObject {
 }
 
 /// What an accelerometer sensor (``AccelerometerSensor``, ``InputAccelerometerSensor``) tells whoever manages it,
-/// given to the sensor when it is made (``SensorReports``): each change of status, a device found or removed while
+/// given to the sensor when it is made (``SensorRecipients``): each change of status, a device found or removed while
 /// the sensor is stopped, and the reading taken at discovery. Its samples go elsewhere, straight to the one that
 /// consumes them (``AccelerometerSampleSink``). Each call names the sensor's ``SensorLocation``, so that one owner
 /// can manage the display's sensor and the base's.

@@ -11,12 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// What an accelerometer sensor tells its ``SensorShell``: how it finds and opens its device, and what it does with
-/// hotplug events that concern only it. Reading is the sensor's own business (its capture calls it); the shell owns
+/// What an accelerometer sensor tells its ``SensorLifecycle``: how it finds and opens its device, and what it does with
+/// hotplug events that concern only it. Reading is the sensor's own business (its capture calls it); the lifecycle owns
 /// the rest of the life: start, stop, close, failures and their retries, hotplug and its settle delay.
 protocol SensorDriver: AnyObject {
     /// The sources and state of one capture; leaving the capturing phase releases them.
-    associatedtype Capturing: SensorCapturing
+    associatedtype Capturing: CapturingPhase
 
     /// Finds the device and opens it (at a start, a retry, or after a hotplug event while absent).
     func open() -> SensorOpening<Capturing>
@@ -35,8 +35,8 @@ extension SensorDriver {
     func deviceChanged() -> Bool { false }
 }
 
-/// The sources of one capture, held by the capturing phase of ``SensorPhases`` and stopped by the ``SensorShell``.
-protocol SensorCapturing: AnyObject {
+/// The sources of one capture, held by the capturing phase of ``SensorPhases`` and stopped by the ``SensorLifecycle``.
+protocol CapturingPhase: AnyObject {
     /// Stops capturing: nothing of it wakes the process any more, and the device is as it was. Safe to call twice.
     func stop()
 }

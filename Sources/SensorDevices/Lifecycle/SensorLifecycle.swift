@@ -20,11 +20,11 @@ import UdevSupport
 /// of its phases (``SensorPhases``) and of the sources they need. The sensor (its ``SensorDriver``) says only how it
 /// opens its device; its capture reads and calls it.
 ///
-/// Each event goes to the phases first, which move to their next phase and say what to do; the shell does it after the
+/// Each event goes to the phases first, which move to their next phase and say what to do; the lifecycle does it after the
 /// transition, in that order: it stops the capture of the phase left (which puts its device back), arms or cancels the
 /// one timer (the retry in `failed`; in `stopped`, the time that retry is due; the settle delay after a hotplug event
 /// in `absent`), opens the device, logs, and last tells its delegate, which may start or stop the sensor again.
-final class SensorShell<Driver: SensorDriver> {
+final class SensorLifecycle<Driver: SensorDriver> {
     /// The phases, the retry policy and the hotplug rule: what to do at each event.
     private var phases = SensorPhases<Driver.Capturing>()
     /// The one timer the phases armed; replacing it cancels the one before.
@@ -34,7 +34,7 @@ final class SensorShell<Driver: SensorDriver> {
     /// The last error, for diagnostics.
     var lastError: String?
 
-    /// The sensor, from ``attach(_:subsystem:)`` on: held weakly, as it holds its shell.
+    /// The sensor, from ``attach(_:subsystem:)`` on: held weakly, as it holds its lifecycle.
     private weak var driver: Driver?
     /// The loop of the sensor's sources.
     let loop: EventLoop
@@ -47,7 +47,7 @@ final class SensorShell<Driver: SensorDriver> {
     private let wording: SensorLogWording
     private var monitor: HotplugMonitor?
 
-    /// A stopped sensor's shell, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
+    /// A stopped sensor's lifecycle, reporting to `delegate` (held unowned: the sensor's owner outlives it) for
     /// `location`, and logging of its device in `wording`. It does nothing until its sensor is attached.
     init(
         _ wording: SensorLogWording,
@@ -63,7 +63,7 @@ final class SensorShell<Driver: SensorDriver> {
         self.delegate = delegate
     }
 
-    /// Gives the shell its sensor, made with it (in the sensor's `init`), and listens for hotplug in `subsystem` at
+    /// Gives the lifecycle its sensor, made with it (in the sensor's `init`), and listens for hotplug in `subsystem` at
     /// once (an idle netlink socket costs no wake-ups).
     func attach(_ driver: Driver, subsystem: String) {
         self.driver = driver

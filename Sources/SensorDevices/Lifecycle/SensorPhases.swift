@@ -14,7 +14,7 @@
 import OrientationCore
 
 /// The phases of an accelerometer sensor as a value: each event moves it to its next phase and returns what its owner
-/// (``SensorShell``) then does, in order: stop the capture, arm or cancel the one timer, open the device, note an
+/// (``SensorLifecycle``) then does, in order: stop the capture, arm or cancel the one timer, open the device, note an
 /// outcome, tell the delegate. Nothing is called out to while a transition is made, so whatever the delegate does when
 /// it hears of a change (stop the sensor, start it) meets a finished phase. It holds no source, reads no clock (each
 /// event that needs the time is given it) and makes no system call; its tests run on a clock of their own.

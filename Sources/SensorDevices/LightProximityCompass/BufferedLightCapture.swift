@@ -19,7 +19,7 @@ import SystemSupport
 import Glibc
 #endif
 
-/// Reads a light sensor through its IIO buffer while a ``PolledSensor`` runs on one (`acpi-als`): only the
+/// Reads a light sensor through its IIO buffer while a ``ClaimedSensor`` runs on one (`acpi-als`): only the
 /// illuminance scan element enabled, the device's own trigger set, the buffer enabled, and the device node watched
 /// by the event loop, so that the process wakes only when the kernel pushes a scan (the firmware reports a change).
 ///
@@ -33,7 +33,7 @@ final class BufferedLightCapture {
     private let buffer: LightBuffer
     private let sysfs: SysfsAttributes
     private let device: String
-    private unowned let owner: PolledSensor
+    private unowned let owner: ClaimedSensor
     private var file: FileDescriptor?
     private var source: IOSource?
     /// The settings found before configuring, to put back.
@@ -54,7 +54,7 @@ final class BufferedLightCapture {
         syspath: String,
         buffer: LightBuffer,
         loop: EventLoop,
-        owner: PolledSensor
+        owner: ClaimedSensor
     ) throws(SensorError) {
         self.buffer = buffer
         self.sysfs = SysfsAttributes(path: syspath)

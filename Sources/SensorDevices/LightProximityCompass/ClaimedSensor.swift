@@ -35,32 +35,32 @@ import Glibc
 /// afresh. Started, it reads at once, so that the owner has a value before ``start()`` returns, then at the
 /// channel's pace, or whenever the kernel pushes a scan.
 ///
-/// It is not on the accelerometers' ``SensorShell``: it has no status, no retry policy and no settle delay, because
+/// It is not on the accelerometers' ``SensorLifecycle``: it has no status, no retry policy and no settle delay, because
 /// what they are for does not arise here.
 /// - No status: iio-sensor-proxy's API shows only whether the sensor is there (`Has…`) and its reading, so its owner
-///   hears only of readings and of a device found or gone (``PolledSensorDelegate``); a failure has no one to tell.
+///   hears only of readings and of a device found or gone (``ClaimedSensorDelegate``); a failure has no one to tell.
 /// - No retries of an opening: there is no device to open. A polled reading opens its attribute afresh each time, so
 ///   a failed read is tried again at the next tick, at the channel's pace (0.1 to 5 s, most often 0.7 or 0.8 s); the
-///   last value stands meanwhile, and a lasting failure is logged once. Backing off as the shell does (10 s after five
+///   last value stands meanwhile, and a lasting failure is logged once. Backing off as the lifecycle does (10 s after five
 ///   failures, each of its attempts a libiio context and a look at every IIO device) would save nothing: a failed
 ///   read costs no more than the tick it stands for. A buffer that cannot be set up, or fails, is polled at once
 ///   instead: polling is its retry. A proximity switch whose node cannot be opened, or fails while read, is opened
 ///   again at the sensor's next start (a new claim) or when hotplug finds it again: its node fails when its device
 ///   goes, and the uevents of its going and coming back make the sensor look again.
-/// - No settle delay: the shell's tenth of a second lets a device's attributes and node appear before libiio opens
+/// - No settle delay: the lifecycle's tenth of a second lets a device's attributes and node appear before libiio opens
 ///   it. A look here reads udev's database and sysfs only, and udev's monitor hands on an event once udev has handled
 ///   it; an attribute a driver adds when it binds comes with the `bind` uevent, which makes the sensor look again.
-public final class PolledSensor {
+public final class ClaimedSensor {
     /// What the sensor measures.
-    public let kind: PolledSensorKind
+    public let kind: ClaimedSensorKind
     private let loop: EventLoop
     private let logger: Logger
-    private unowned let delegate: any PolledSensorDelegate
+    private unowned let delegate: any ClaimedSensorDelegate
     private var monitors: [HotplugMonitor] = []
     /// How the sensor is read while it runs, with the source that serves it; nil while stopped.
     private var reading: Reading?
     /// The device found, and its channel; nil while there is none.
-    public private(set) var device: (syspath: String, channel: PolledChannel)?
+    public private(set) var device: (syspath: String, channel: ClaimedSensorChannel)?
     /// The error of the last failed reading, so that a lasting failure is logged once.
     private var lastFailure: Errno?
     /// Readings taken since the process started (for `status` and the tests' figures).
@@ -68,7 +68,7 @@ public final class PolledSensor {
 
     /// A stopped sensor reporting to `delegate`, held unowned (the owner outlives it): it looks for its device now
     /// and listens for hotplug.
-    public init(kind: PolledSensorKind, loop: EventLoop, logger: Logger, delegate: any PolledSensorDelegate) {
+    public init(kind: ClaimedSensorKind, loop: EventLoop, logger: Logger, delegate: any ClaimedSensorDelegate) {
         self.kind = kind
         self.loop = loop
         self.logger = logger
@@ -100,7 +100,7 @@ public final class PolledSensor {
     }
 
     /// The channel of the device found; nil while there is none.
-    public var channel: PolledChannel? { device?.channel }
+    public var channel: ClaimedSensorChannel? { device?.channel }
 
     /// How a running sensor is read: each way holds the source that wakes it, released when the way ends.
     private enum Reading {
@@ -174,7 +174,7 @@ public final class PolledSensor {
     }
 
     /// Reads now and then on a timer at the channel's pace.
-    private func startPolling(_ device: (syspath: String, channel: PolledChannel)) {
+    private func startPolling(_ device: (syspath: String, channel: ClaimedSensorChannel)) {
         do {
             let timer = try loop.addRepeatingTimer(interval: device.channel.interval, accuracy: 0.05) {
                 [unowned self] in self.read()
@@ -203,7 +203,7 @@ public final class PolledSensor {
     func captured(_ value: Double) {
         readings += 1
         lastFailure = nil
-        delegate.polledSensor(self, read: value)
+        delegate.claimedSensor(self, read: value)
     }
 
     /// The buffer or the switch failed while read: a buffer's device is put back and polled instead (or, gone, waits
@@ -265,7 +265,7 @@ public final class PolledSensor {
             return
         }
         lastFailure = nil
-        delegate.polledSensor(self, read: value)
+        delegate.claimedSensor(self, read: value)
     }
 
     /// A device `sysname` of `subsystem` came, went or changed: looks again (unless the event cannot change what is
@@ -290,7 +290,7 @@ public final class PolledSensor {
             found == nil ? "sensor gone" : "sensor found",
             metadata: ["sensor": "\(kind.rawValue)", "syspath": "\(found?.syspath ?? "-")"]
         )
-        delegate.polledSensorDiscoveryChanged(self)
+        delegate.claimedSensorDiscoveryChanged(self)
         if wasRunning { start() }
     }
 
@@ -318,7 +318,7 @@ public final class PolledSensor {
         _ action: HotplugAction,
         sysname: String,
         subsystem: String,
-        kind: PolledSensorKind,
+        kind: ClaimedSensorKind,
         inUse syspath: String?
     ) -> Bool {
         if subsystem == "input", !sysname.hasPrefix("event") { return false }
@@ -334,7 +334,7 @@ public final class PolledSensor {
     }
 
     /// The udev subsystems whose devices can be a sensor of `kind`.
-    static func subsystems(_ kind: PolledSensorKind) -> [String] {
+    static func subsystems(_ kind: ClaimedSensorKind) -> [String] {
         switch kind {
         case .light: ["iio", "platform", "hwmon"]
         case .proximity: ["iio", "input"]
@@ -345,7 +345,7 @@ public final class PolledSensor {
     /// The first IIO device (by sysfs path) with a channel of `kind` (for light, with its buffer when it is an
     /// `acpi-als` that has one), else for light Apple's SMC: its sysfs path and the channel read, as a sensor would
     /// find it now (for `orientd sensors`).
-    public static func discover(_ kind: PolledSensorKind) -> (syspath: String, channel: PolledChannel)? {
+    public static func discover(_ kind: ClaimedSensorKind) -> (syspath: String, channel: ClaimedSensorChannel)? {
         guard let udev = try? Udev() else { return nil }
         let devices = udev.devices(subsystem: "iio").sorted(by: { $0.syspath < $1.syspath })
         // A device udev marks as a sensor of this kind (IIO_SENSOR_PROXY_TYPE) goes before one it does not mark.
@@ -354,7 +354,7 @@ public final class PolledSensor {
             let sysfs = SysfsAttributes(path: device.syspath)
             let exists = { (name: String) in access(device.syspath + "/" + name, F_OK) == 0 }
             guard
-                var channel = PolledChannel.find(
+                var channel = ClaimedSensorChannel.find(
                     kind,
                     exists: exists,
                     attribute: sysfs.read,
@@ -392,13 +392,13 @@ public final class PolledSensor {
 
     /// The first evdev node (by number) of an input device with the switch `SW_FRONT_PROXIMITY` (its
     /// `capabilities/sw`), as iio-sensor-proxy's input proximity driver finds it; nil without one.
-    private static func proximitySwitch(_ udev: Udev) -> (syspath: String, channel: PolledChannel)? {
+    private static func proximitySwitch(_ udev: Udev) -> (syspath: String, channel: ClaimedSensorChannel)? {
         let nodes = udev.devices(subsystem: "input", parentAttributes: ["capabilities/sw"])
             .filter { $0.sysname.hasPrefix("event") && $0.devnode != nil }
             .sorted { InputAccelerometerDiscovery.nodeOrder($0.sysname, $1.sysname) }
         guard
             let found = nodes.first(where: {
-                PolledChannel.hasFrontProximity(switches: $0.parentAttributes["capabilities/sw"] ?? "")
+                ClaimedSensorChannel.hasFrontProximity(switches: $0.parentAttributes["capabilities/sw"] ?? "")
             }),
             let node = found.devnode
         else { return nil }
@@ -411,11 +411,11 @@ public final class PolledSensor {
     }
 }
 
-/// What a ``PolledSensor`` tells its owner, given to the sensor when it is made.
-public protocol PolledSensorDelegate: AnyObject {
+/// What a ``ClaimedSensor`` tells its owner, given to the sensor when it is made.
+public protocol ClaimedSensorDelegate: AnyObject {
     /// A reading of the running sensor: the channel's value after its scale and offset (lux or a vendor value for
     /// light, the raw value for proximity, degrees for the compass).
-    func polledSensor(_ sensor: PolledSensor, read value: Double)
-    /// The sensor's device appeared or went (hotplug); ``PolledSensor/channel`` tells which.
-    func polledSensorDiscoveryChanged(_ sensor: PolledSensor)
+    func claimedSensor(_ sensor: ClaimedSensor, read value: Double)
+    /// The sensor's device appeared or went (hotplug); ``ClaimedSensor/channel`` tells which.
+    func claimedSensorDiscoveryChanged(_ sensor: ClaimedSensor)
 }

@@ -11,14 +11,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Which attribute of an IIO device a polled sensor reads, and how a reading becomes a value: the kernel's
+/// Which attribute of an IIO device a light, proximity or compass sensor reads, and how a reading becomes a value: the kernel's
 /// `(raw + offset) × scale` (Documentation/ABI/testing/sysfs-bus-iio), or a processed `_input` as it is.
 ///
 /// Found from the device's attributes alone (``find(_:exists:attribute:property:)``), so that the choice is tested
 /// without a device.
-public struct PolledChannel: Sendable, Hashable {
+public struct ClaimedSensorChannel: Sendable, Hashable {
     /// What the channel measures.
-    public let kind: PolledSensorKind
+    public let kind: ClaimedSensorKind
     /// The attribute read at each poll, such as `in_illuminance_raw`.
     public let attribute: String
     /// The scale applied to a raw reading (1 for a processed `_input`).
@@ -68,7 +68,7 @@ public struct PolledChannel: Sendable, Hashable {
     /// the larger of the two / 255 × 100, a `vendor` value. Read every 0.4 s while claimed, so that a change shows
     /// within half a second, as with iio-sensor-proxy 3.9, whose tests read it every 0.5 s (its pace on a machine is
     /// 8 s); the event loop may fire the timer up to 0.05 s late.
-    public static let hwmonLight = PolledChannel(
+    public static let hwmonLight = ClaimedSensorChannel(
         kind: .light,
         attribute: "light",
         scale: 1,
@@ -82,15 +82,15 @@ public struct PolledChannel: Sendable, Hashable {
     /// A proximity sensor of the input subsystem: the switch `SW_FRONT_PROXIMITY` of the evdev node `node`, on (1)
     /// while something is near and off (0) otherwise. Its near level of ½ decides each reading at once: the margin
     /// (``ProximityThreshold``) never delays a 1 or a 0.
-    public static func frontProximitySwitch(node: String) -> PolledChannel {
-        var channel = PolledChannel(
+    public static func frontProximitySwitch(node: String) -> ClaimedSensorChannel {
+        var channel = ClaimedSensorChannel(
             kind: .proximity,
             attribute: "SW_FRONT_PROXIMITY",
             scale: 1,
             offset: 0,
             unit: nil,
             nearLevel: 0.5,
-            interval: PolledSensorKind.proximity.defaultInterval
+            interval: ClaimedSensorKind.proximity.defaultInterval
         )
         channel.switchNode = node
         return channel
@@ -112,11 +112,11 @@ public struct PolledChannel: Sendable, Hashable {
     ///     integration time), nil when it has no such attribute.
     ///   - property: the value of one of the device's udev properties, nil when unset.
     public static func find(
-        _ kind: PolledSensorKind,
+        _ kind: ClaimedSensorKind,
         exists: (String) -> Bool,
         attribute: (String) -> String?,
         property: (String) -> String?
-    ) -> PolledChannel? {
+    ) -> ClaimedSensorChannel? {
         switch kind {
         case .light: findLight(exists: exists, attribute: attribute)
         case .proximity: findProximity(exists: exists, attribute: attribute, property: property)
@@ -128,46 +128,46 @@ public struct PolledChannel: Sendable, Hashable {
     /// vendor value without a scale), else a raw intensity (`in_intensity[N]_both_raw`, `…_clear_raw`, `…_raw`: a
     /// vendor value whatever its scale). The pace is the device's integration time when it tells one. Each channel
     /// may be indexed, and its scale, offset and integration time its own or shared (``IIOChannelName``).
-    private static func findLight(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
+    private static func findLight(exists: (String) -> Bool, attribute: (String) -> String?) -> ClaimedSensorChannel? {
         let number = { (name: String) in attribute(name).flatMap(Self.number) }
         for channel in IIOChannelName.forms("illuminance") {
             let interval = channel.value(of: "integration_time", number).map {
                 min(max($0, intervalRange.lowerBound), intervalRange.upperBound)
             }
             if exists(channel.attribute("input")) {
-                return PolledChannel(
+                return ClaimedSensorChannel(
                     kind: .light,
                     attribute: channel.attribute("input"),
                     scale: 1,
                     offset: 0,
                     unit: .lux,
                     nearLevel: nil,
-                    interval: interval ?? PolledSensorKind.light.defaultInterval
+                    interval: interval ?? ClaimedSensorKind.light.defaultInterval
                 )
             }
             if exists(channel.attribute("raw")) {
                 let scale = channel.value(of: "scale", number)
-                return PolledChannel(
+                return ClaimedSensorChannel(
                     kind: .light,
                     attribute: channel.attribute("raw"),
                     scale: scale ?? 1,
                     offset: channel.value(of: "offset", number) ?? 0,
                     unit: scale == nil ? .vendor : .lux,
                     nearLevel: nil,
-                    interval: interval ?? PolledSensorKind.light.defaultInterval
+                    interval: interval ?? ClaimedSensorKind.light.defaultInterval
                 )
             }
         }
         let intensities = ["both", "clear", nil].flatMap { IIOChannelName.forms("intensity", modifier: $0) }
         for channel in intensities where exists(channel.attribute("raw")) {
-            return PolledChannel(
+            return ClaimedSensorChannel(
                 kind: .light,
                 attribute: channel.attribute("raw"),
                 scale: channel.value(of: "scale", number) ?? 1,
                 offset: channel.value(of: "offset", number) ?? 0,
                 unit: .vendor,
                 nearLevel: nil,
-                interval: PolledSensorKind.light.defaultInterval
+                interval: ClaimedSensorKind.light.defaultInterval
             )
         }
         return nil
@@ -180,20 +180,20 @@ public struct PolledChannel: Sendable, Hashable {
         exists: (String) -> Bool,
         attribute: (String) -> String?,
         property: (String) -> String?
-    ) -> PolledChannel? {
+    ) -> ClaimedSensorChannel? {
         for channel in IIOChannelName.forms("proximity") where exists(channel.attribute("raw")) {
             let level =
                 property("PROXIMITY_NEAR_LEVEL").flatMap(number)
                 ?? channel.value(of: "nearlevel", { attribute($0).flatMap(Self.number) })
             guard let level, level > 0 else { return nil }
-            return PolledChannel(
+            return ClaimedSensorChannel(
                 kind: .proximity,
                 attribute: channel.attribute("raw"),
                 scale: 1,
                 offset: 0,
                 unit: nil,
                 nearLevel: level,
-                interval: PolledSensorKind.proximity.defaultInterval
+                interval: ClaimedSensorKind.proximity.defaultInterval
             )
         }
         return nil
@@ -201,18 +201,18 @@ public struct PolledChannel: Sendable, Hashable {
 
     /// hid-sensor-magn-3d's tilt-compensated heading from magnetic north (`in_rot[N]_from_north_magnetic_tilt_comp_raw`),
     /// in degrees after its scale and offset.
-    private static func findCompass(exists: (String) -> Bool, attribute: (String) -> String?) -> PolledChannel? {
+    private static func findCompass(exists: (String) -> Bool, attribute: (String) -> String?) -> ClaimedSensorChannel? {
         let number = { (name: String) in attribute(name).flatMap(Self.number) }
         let forms = IIOChannelName.forms("rot", modifier: "from_north_magnetic_tilt_comp")
         guard let channel = forms.first(where: { exists($0.attribute("raw")) }) else { return nil }
-        return PolledChannel(
+        return ClaimedSensorChannel(
             kind: .compass,
             attribute: channel.attribute("raw"),
             scale: channel.value(of: "scale", number) ?? 1,
             offset: channel.value(of: "offset", number) ?? 0,
             unit: nil,
             nearLevel: nil,
-            interval: PolledSensorKind.compass.defaultInterval
+            interval: ClaimedSensorKind.compass.defaultInterval
         )
     }
 

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 /// The sensors of iio-sensor-proxy besides the accelerometer, read by polling one sysfs attribute of an IIO device.
-public enum PolledSensorKind: String, Sendable, Hashable, CaseIterable {
+public enum ClaimedSensorKind: String, Sendable, Hashable, CaseIterable {
     /// An ambient light sensor: `in_illuminance_input`, `in_illuminance_raw` or `in_intensity_*_raw`.
     case light
     /// A proximity sensor: `in_proximity_raw` with a near level.

@@ -63,8 +63,8 @@ public struct LightBuffer: Sendable, Hashable {
                 format: format,
                 trigger: trigger,
                 node: devnode,
-                scale: attribute("\(element)_scale").flatMap(PolledChannel.number) ?? 1,
-                offset: attribute("\(element)_offset").flatMap(PolledChannel.number) ?? 0
+                scale: attribute("\(element)_scale").flatMap(ClaimedSensorChannel.number) ?? 1,
+                offset: attribute("\(element)_offset").flatMap(ClaimedSensorChannel.number) ?? 0
             )
         }
         return nil

@@ -21,7 +21,7 @@ import Glibc
 #endif
 
 /// Reads a proximity sensor of the input subsystem (a switch, `SW_FRONT_PROXIMITY`, as phones' sensors behind
-/// gpio-keys report it) while a ``PolledSensor`` runs on one, as iio-sensor-proxy's input proximity driver does: the
+/// gpio-keys report it) while a ``ClaimedSensor`` runs on one, as iio-sensor-proxy's input proximity driver does: the
 /// switch's state is asked once when the node opens (`EVIOCGSW`, ``EvdevState``), then the node is watched by the
 /// event loop and each `EV_SW` `SW_FRONT_PROXIMITY` event the kernel sends is a reading (1 near, 0 far).
 ///
@@ -32,7 +32,7 @@ final class ProximitySwitchCapture {
     /// The most events one read takes.
     private static let eventsPerRead = 16
     private let devnode: String
-    private unowned let owner: PolledSensor
+    private unowned let owner: ClaimedSensor
     private var file: FileDescriptor?
     private var source: IOSource?
     /// The events read.
@@ -42,7 +42,7 @@ final class ProximitySwitchCapture {
 
     /// Opens the node, asks the switch's state and watches the node.
     /// - Throws: ``SensorError`` naming the step that failed; nothing stays open then.
-    init(devnode: String, loop: EventLoop, owner: PolledSensor) throws(SensorError) {
+    init(devnode: String, loop: EventLoop, owner: ClaimedSensor) throws(SensorError) {
         self.devnode = devnode
         self.owner = owner
         let file: FileDescriptor

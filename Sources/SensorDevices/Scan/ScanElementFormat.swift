@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// How one channel's value is stored in a buffered scan: the kernel's `scan_elements/*_type`
 /// text, `[be|le]:[s|u]bits/storagebits[Xrepeat]>>shift`.
 ///

@@ -11,8 +11,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
-
 /// Where the accelerometer's x, y and z channels and its optional timestamp sit in one buffered
 /// scan, computed by the kernel's rule (`iio_compute_scan_bytes` in
 /// `drivers/iio/industrialio-buffer.c`).
