@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-package import Foundation
+import Foundation
 import Glibc
 import SystemSupport
 import Testing

@@ -31,7 +31,7 @@ package enum EmulatedEvdevNode {
         absInfo: [[Int32]] = []
     ) -> String {
         let nameBytes = Array(name.utf8) + [0]
-        var lines = [
+        let lines = [
             "EVIOCGVERSION 0 01000100",
             "EVIOCGID 0 1900000000000000",
             "EVIOCGNAME(0) \(nameBytes.count) \(hex(nameBytes, size: 255))",
