@@ -12,8 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 extension ServerMessage {
-    /// What tells the kinds of line apart, read as OrientClient's `decode(_:)` reads it.
-    private struct Envelope: Decodable {
+    /// What tells the kinds of line apart; read by ``parse(_:)`` with this module's parser, and by OrientClient's
+    /// `decode(_:)` with `JSONDecoder`.
+    package struct Envelope: Decodable {
         var id: RequestID?
         var error: ProtocolError?
         var event: String?
@@ -21,7 +22,7 @@ extension ServerMessage {
 
         enum CodingKeys: String, CodingKey { case id, error, event, result }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decodeIfPresent(RequestID.self, forKey: .id)
             error = try container.decodeIfPresent(ProtocolError.self, forKey: .error)
@@ -30,8 +31,25 @@ extension ServerMessage {
         }
     }
 
-    private struct ResultBody<Result: Decodable>: Decodable {
-        var result: Result
+    /// A reply line's `result`, read as `Result`.
+    package struct ResultBody<Result: Decodable>: Decodable {
+        package var result: Result
+    }
+
+    /// The message `line` is, told by its `envelope`: an event (`event` reads the whole line as one), an error, or a
+    /// result.
+    /// - Throws: what `event` throws; a `DecodingError` when the line is neither a reply nor an event.
+    package static func message(
+        _ envelope: Envelope,
+        line: [UInt8],
+        event: () throws -> OrientationEvent
+    ) throws -> ServerMessage {
+        if envelope.event != nil { return .event(try event()) }
+        if let error = envelope.error { return .error(id: envelope.id, error) }
+        guard envelope.hasResult else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "neither a reply nor an event"))
+        }
+        return .result(id: envelope.id, line: line)
     }
 
     /// Reads one line (without its newline) with this module's own JSON parser, for a reader without Foundation
@@ -41,16 +59,7 @@ extension ServerMessage {
     public static func parse(_ line: [UInt8]) throws -> ServerMessage {
         let value = try JSONValue.parse(line)
         let envelope = try JSONValueDecoder(value).decode(Envelope.self)
-        if envelope.event != nil {
-            return .event(try JSONValueDecoder(value).decode(OrientationEvent.self))
-        }
-        if let error = envelope.error {
-            return .error(id: envelope.id, error)
-        }
-        guard envelope.hasResult else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "neither a reply nor an event"))
-        }
-        return .result(id: envelope.id, line: line)
+        return try message(envelope, line: line) { try JSONValueDecoder(value).decode(OrientationEvent.self) }
     }
 
     /// Reads the `result` of a reply line as `type`, with this module's own JSON parser.
