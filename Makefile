@@ -24,10 +24,13 @@ build:
 # C program (dpkg-buildflags' bindnow, Fedora's and Arch's default LDFLAGS): the GOT is resolved at start-up and
 # read-only after it. scripts/install, the PKGBUILD and the spec build the same way; scripts/package-tests checks
 # the packaged binary (docs/performance.md has the checks and what they cost).
+# RELEASE_SCRATCH=DIR builds into DIR instead of .build (`make test` does, so that the build runs beside its
+# tests, which hold .build's lock while they run).
 RELEASE_LINK = -Xlinker -z -Xlinker now
+RELEASE_BUILD = $(SWIFT) build $(if $(RELEASE_SCRATCH),--scratch-path $(RELEASE_SCRATCH)) -c release
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(RELEASE_BUILD) --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(RELEASE_BUILD) --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:
@@ -104,7 +107,7 @@ test: deps lint man-tool
 	@$(MAKE) --no-print-directory udev-test
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
-	@$(MAKE) --no-print-directory system-test
+	@$(MAKE) --no-print-directory system-test BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" DEB_DIR=packages
 	@echo "== the desktops of Debian testing and unstable (GNOME 50 and 51, KWin 6.7)"
 	@$(MAKE) --no-print-directory desktop-next-test
 
@@ -119,15 +122,21 @@ install-test: deps man-tool
 
 # The system tests (scripts/system-tests, as root): the release build installed by make install, then
 # the .deb by apt-get, then Debian's iio-sensor-proxy swapped for orientd-sensorproxy and back with apt-get,
-# each in a booted systemd container; one PASS/FAIL line per check.
-system-test: deps release man-tool
+# each in a booted systemd container; one PASS/FAIL line per check. BIN_DIR=DIR: the release binaries built there;
+# DEB_DIR=DIR: the two .deb files of those binaries, made there already (make test passes package-test's packages/);
+# without it make-deb makes them.
+DEB_DIR ?=
+system-test: deps $(if $(BIN_DIR),,release) man-tool
 	@echo "== system tests under systemd (make install, then the .deb)"
-	@bin=$$($(SWIFT) build -c release --show-bin-path) && out=$$(mktemp -d) && status=0 && \
-		{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; } && \
-		deb=$$(find "$$out" -name 'orientd_*.deb') && proxy=$$(find "$$out" -name 'orientd-sensorproxy_*.deb') && \
+	@bin="$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" && status=0 && \
+		if [ -n "$(DEB_DIR)" ]; then out="$(DEB_DIR)"; else out=$$(mktemp -d) && \
+			{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; }; fi && \
+		version=$$("$$bin/orientd" --version) && \
+		deb=$$(find "$$out" -maxdepth 1 -name "orientd_$${version}_$$(dpkg --print-architecture).deb") && \
+		proxy=$$(find "$$out" -maxdepth 1 -name "orientd-sensorproxy_$${version}_all.deb") && \
 		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} $${proxy:+--sensorproxy-deb "$$proxy"} || \
 			status=1; } ; \
-		rm -rf "$$out"; exit $$status
+		[ -n "$(DEB_DIR)" ] || rm -rf "$$out"; exit $$status
 
 # swift format's check, and the licence header at the top of every source file and script.
 lint:
@@ -222,12 +231,13 @@ package-test: packages
 GNOME_NEXT_SUITES ?= testing unstable
 KWIN_NEXT_SUITES ?= testing
 .PHONY: desktop-next-test
+DESKTOP_NEXT_SUITES = $(foreach suite,$(GNOME_NEXT_SUITES),--suite $(suite)) \
+	$(foreach suite,$(KWIN_NEXT_SUITES),--kwin-suite $(suite))
 desktop-next-test: deps
 	$(SWIFT) build --product orientd
 	$(SWIFT) build --product orientctl
 	/usr/bin/python3 scripts/desktop-next-tests --bin-dir $$($(SWIFT) build --show-bin-path) \
-		$(foreach suite,$(GNOME_NEXT_SUITES),--suite $(suite)) \
-		$(foreach suite,$(KWIN_NEXT_SUITES),--kwin-suite $(suite)) $(if $(DESKTOP_NEXT_REFRESH),--refresh)
+		$(DESKTOP_NEXT_SUITES) $(if $(DESKTOP_NEXT_REFRESH),--refresh)
 
 # Which devices systemd/61-orientd.rules, and orientd-sensorproxy's 61-orientd-sensorproxy.rules beside it,
 # start orientd for: umockdev's devices through udevadm test (scripts/udev-rules-tests, as root). make test runs it.
