@@ -77,7 +77,7 @@ check: man-tool
 # them, each run once), the demos, the tests of the scripts' harness, the install check, the
 # packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
 # devices, a short fuzz run, the system tests, and the GNOME extension and KWin script in the desktops of Debian
-# testing and unstable (desktop-next-test: about 6 minutes where its chroots are not made yet, half a minute after).
+# testing and unstable (desktop-next-test; its chroots are made the first time, kept in .build-chroots/).
 # The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
@@ -85,31 +85,70 @@ check: man-tool
 # test at a time, it was not seen in a dozen runs). Each swift test runs under scripts/run-swift-tests: a test
 # that hangs (nothing printed for 5 minutes) fails the run with the names of the tests still running, the
 # process's descriptors (an epoll's watched descriptors, a timer's state) and every thread's stack.
-test: deps lint man-tool
+# The tests mostly wait (on timers, devices, processes), one at a time: while they run, make -j does, at the lowest
+# CPU priority (nice 19) and each into its own log (.build/test-logs/), what needs no test: the release build (into
+# .build-release, since swift test holds .build's lock; the classifier demo, the packages and the system tests use
+# it, so it is built once), the fuzz targets' build, and the desktops' chroots. The system tests install the .deb
+# that package-test built. Each phase's seconds are printed at the end (scripts/phase-times).
+TEST_RELEASE = .build-release
+TEST_LOGS = .build/test-logs
+PHASE = @scripts/phase-times mark
+test: deps
+	@scripts/phase-times begin "lint, generate-manual tool"
+	@$(MAKE) --no-print-directory lint man-tool
+	$(PHASE) "build (debug, with the tests)"
 	$(SWIFT) build --build-tests
-	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
-		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
+	$(PHASE) "swift test, and beside it: release build, fuzz build, desktop chroots"
+	@$(MAKE) --no-print-directory -j4 test-swift test-release test-fuzz-build test-desktop-chroots
+	$(PHASE) "demo"
 	@echo "== demo (short run: the same motion, 8 times faster)"
 	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
 		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \
 			face-up face-down; do echo "$$out" | grep -q "^device=$$device " || \
 			{ echo "demo: device=$$device never shown"; exit 1; }; done && \
 		echo "$$out" | grep -q "accelerometer is restored" && echo "demo: all seven device orientations shown"
+	$(PHASE) "classifier demo"
 	@echo "== classifier demo (short run)"
-	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
+	@out=$$(SCENARIOS=rotate ORIENTD_BIN=$$($(TEST_RELEASE_BIN))/orientd scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
+	$(PHASE) "the scripts' harness"
 	@echo "== the scripts' harness"
 	@$(MAKE) --no-print-directory test-scripts
+	$(PHASE) "install-test"
 	@$(MAKE) --no-print-directory install-test
-	@$(MAKE) --no-print-directory package-test
+	$(PHASE) "package-test"
+	@$(MAKE) --no-print-directory package-test BIN_DIR="$$($(TEST_RELEASE_BIN))"
+	$(PHASE) "udev-test"
 	@$(MAKE) --no-print-directory udev-test
+	$(PHASE) "fuzz (15 s per target)"
 	@echo "== fuzzing (short run: 15 s per target)"
 	SWIFT=$(SWIFT) scripts/fuzz 15
-	@$(MAKE) --no-print-directory system-test BIN_DIR="$$($(SWIFT) build -c release --show-bin-path)" DEB_DIR=packages
+	$(PHASE) "system-test"
+	@$(MAKE) --no-print-directory system-test BIN_DIR="$$($(TEST_RELEASE_BIN))" DEB_DIR=packages
+	$(PHASE) "desktop-next-test"
 	@echo "== the desktops of Debian testing and unstable (GNOME 50 and 51, KWin 6.7)"
-	@$(MAKE) --no-print-directory desktop-next-test
+	@$(MAKE) --no-print-directory desktop-next-test DESKTOP_NEXT_REFRESH=
+	@scripts/phase-times report
+
+# The parts of make test that run side by side (make -j, from make test).
+TEST_RELEASE_BIN = $(SWIFT) build --scratch-path $(TEST_RELEASE) -c release --show-bin-path
+BESIDE = nice -n 19
+.PHONY: test-swift test-release test-fuzz-build test-desktop-chroots
+test-swift:
+	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
+		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
+	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
+test-release:
+	@scripts/phase-times run "release build" $(TEST_LOGS)/release.log -- \
+		$(BESIDE) $(MAKE) --no-print-directory release RELEASE_SCRATCH=$(TEST_RELEASE)
+test-fuzz-build:
+	@scripts/phase-times run "fuzz targets' build" $(TEST_LOGS)/fuzz-build.log -- \
+		env SWIFT=$(SWIFT) $(BESIDE) scripts/fuzz --build
+test-desktop-chroots:
+	@scripts/phase-times run "desktop chroots" $(TEST_LOGS)/desktop-chroots.log -- \
+		$(BESIDE) /usr/bin/python3 scripts/desktop-next-tests --chroots-only $(DESKTOP_NEXT_SUITES) \
+		$(if $(DESKTOP_NEXT_REFRESH),--refresh)
 
 # make install as a packager runs it: from a git archive of the checkout (no .build/) with the binaries
 # built beside it, man pages by help2man and by the generate-manual tool, and stopping before it touches
