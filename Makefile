@@ -85,8 +85,9 @@ check: man-tool
 # test at a time, it was not seen in a dozen runs). Each swift test runs under scripts/run-swift-tests: a test
 # that hangs (nothing printed for 5 minutes) fails the run with the names of the tests still running, the
 # process's descriptors (an epoll's watched descriptors, a timer's state) and every thread's stack.
-# The tests mostly wait (on timers, devices, processes), one at a time: while they run, make -j does, at the lowest
-# CPU priority (nice 19) and each into its own log (.build/test-logs/), what needs no test: the release build (into
+# The tests mostly wait (on timers, devices, processes), one at a time: while they run, make -j does, on the CPU time
+# they leave (chrt --idle: SCHED_IDLE, which the compilers SwiftPM starts keep, as they do not keep a nice value)
+# and each into its own log (.build/test-logs/), what needs no test: the release build (into
 # .build-release, since swift test holds .build's lock; the classifier demo, the packages and the system tests use
 # it, so it is built once), the fuzz targets' build, and the desktops' chroots. The system tests install the .deb
 # that package-test built. Each phase's seconds are printed at the end (scripts/phase-times).
@@ -123,7 +124,7 @@ test: deps
 	@$(MAKE) --no-print-directory udev-test
 	$(PHASE) "fuzz (15 s per target)"
 	@echo "== fuzzing (short run: 15 s per target)"
-	SWIFT=$(SWIFT) scripts/fuzz 15
+	SWIFT=$(SWIFT) scripts/fuzz --no-build 15
 	$(PHASE) "system-test"
 	@$(MAKE) --no-print-directory system-test BIN_DIR="$$($(TEST_RELEASE_BIN))" DEB_DIR=packages
 	$(PHASE) "desktop-next-test"
@@ -133,7 +134,7 @@ test: deps
 
 # The parts of make test that run side by side (make -j, from make test).
 TEST_RELEASE_BIN = $(SWIFT) build --scratch-path $(TEST_RELEASE) -c release --show-bin-path
-BESIDE = nice -n 19
+BESIDE = chrt --idle 0
 .PHONY: test-swift test-release test-fuzz-build test-desktop-chroots
 test-swift:
 	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
