@@ -24,10 +24,13 @@ build:
 # C program (dpkg-buildflags' bindnow, Fedora's and Arch's default LDFLAGS): the GOT is resolved at start-up and
 # read-only after it. scripts/install, the PKGBUILD and the spec build the same way; scripts/package-tests checks
 # the packaged binary (docs/performance.md has the checks and what they cost).
+# RELEASE_SCRATCH=DIR builds into DIR instead of .build (`make test` does, so that the build runs beside its
+# tests, which hold .build's lock while they run).
 RELEASE_LINK = -Xlinker -z -Xlinker now
+RELEASE_BUILD = $(SWIFT) build $(if $(RELEASE_SCRATCH),--scratch-path $(RELEASE_SCRATCH)) -c release
 release:
-	$(SWIFT) build -c release --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
-	$(SWIFT) build -c release --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(RELEASE_BUILD) --product orientd --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
+	$(RELEASE_BUILD) --product orientctl --static-swift-stdlib --disable-local-rpath $(RELEASE_LINK)
 
 # swift-argument-parser's generate-manual tool, which scripts/install makes the man pages with.
 man-tool:
@@ -74,7 +77,7 @@ check: man-tool
 # them, each run once), the demos, the tests of the scripts' harness, the install check, the
 # packages (make packages: .deb, Arch, RPM) checked against make install's files, the udev rules on emulated
 # devices, a short fuzz run, the system tests, and the GNOME extension and KWin script in the desktops of Debian
-# testing and unstable (desktop-next-test: about 6 minutes where its chroots are not made yet, half a minute after).
+# testing and unstable (desktop-next-test; its chroots are made the first time, kept in .build-chroots/).
 # The unit targets run first, in a process of their own, then every other target
 # (the end-to-end ones) in another; each one test at a time (--no-parallel). Run in parallel on two cores, a test
 # now and then never ended: libdispatch had taken the expiry of its CLOCK_BOOTTIME timerfd off its epoll without
@@ -82,31 +85,71 @@ check: man-tool
 # test at a time, it was not seen in a dozen runs). Each swift test runs under scripts/run-swift-tests: a test
 # that hangs (nothing printed for 5 minutes) fails the run with the names of the tests still running, the
 # process's descriptors (an epoll's watched descriptors, a timer's state) and every thread's stack.
-test: deps lint man-tool
+# The tests mostly wait (on timers, devices, processes), one at a time: while they run, make -j does, on the CPU time
+# they leave (chrt --idle: SCHED_IDLE, which the compilers SwiftPM starts keep, as they do not keep a nice value)
+# and each into its own log (.build/test-logs/), what needs no test: the release build (into
+# .build-release, since swift test holds .build's lock; the classifier demo, the packages and the system tests use
+# it, so it is built once), the fuzz targets' build, and the desktops' chroots. The system tests install the .deb
+# that package-test built. Each phase's seconds are printed at the end (scripts/phase-times).
+TEST_RELEASE = .build-release
+TEST_LOGS = .build/test-logs
+PHASE = @scripts/phase-times mark
+test: deps
+	@scripts/phase-times begin "lint, generate-manual tool"
+	@$(MAKE) --no-print-directory lint man-tool
+	$(PHASE) "build (debug, with the tests)"
 	$(SWIFT) build --build-tests
-	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
-		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
-	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
+	$(PHASE) "swift test, and beside it: release build, fuzz build, desktop chroots"
+	@$(MAKE) --no-print-directory -j4 test-swift test-release test-fuzz-build test-desktop-chroots
+	$(PHASE) "demo"
 	@echo "== demo (short run: the same motion, 8 times faster)"
 	@bin=$$($(SWIFT) build --show-bin-path) && out=$$(scripts/demo.py $$bin/orientd $$bin/orientctl --speed 8) && \
 		echo "$$out" && for device in unknown landscape-left portrait landscape-right portrait-upside-down \
 			face-up face-down; do echo "$$out" | grep -q "^device=$$device " || \
 			{ echo "demo: device=$$device never shown"; exit 1; }; done && \
 		echo "$$out" | grep -q "accelerometer is restored" && echo "demo: all seven device orientations shown"
+	$(PHASE) "classifier demo"
 	@echo "== classifier demo (short run)"
-	@out=$$(SCENARIOS=rotate scripts/demo-classify) && echo "$$out" && \
+	@out=$$(SCENARIOS=rotate ORIENTD_BIN=$$($(TEST_RELEASE_BIN))/orientd scripts/demo-classify) && echo "$$out" && \
 		count=$$(echo "$$out" | grep -c '"device"') && test "$$count" -gt 1 && \
 		echo "classifier demo: $$count classifications printed"
+	$(PHASE) "the scripts' harness"
 	@echo "== the scripts' harness"
 	@$(MAKE) --no-print-directory test-scripts
+	$(PHASE) "install-test"
 	@$(MAKE) --no-print-directory install-test
-	@$(MAKE) --no-print-directory package-test
+	$(PHASE) "package-test"
+	@$(MAKE) --no-print-directory package-test BIN_DIR="$$($(TEST_RELEASE_BIN))"
+	$(PHASE) "udev-test"
 	@$(MAKE) --no-print-directory udev-test
+	$(PHASE) "fuzz (15 s per target)"
 	@echo "== fuzzing (short run: 15 s per target)"
-	SWIFT=$(SWIFT) scripts/fuzz 15
-	@$(MAKE) --no-print-directory system-test
+	SWIFT=$(SWIFT) scripts/fuzz --no-build 15
+	$(PHASE) "system-test"
+	@$(MAKE) --no-print-directory system-test BIN_DIR="$$($(TEST_RELEASE_BIN))" DEB_DIR=packages
+	$(PHASE) "desktop-next-test"
 	@echo "== the desktops of Debian testing and unstable (GNOME 50 and 51, KWin 6.7)"
-	@$(MAKE) --no-print-directory desktop-next-test
+	@$(MAKE) --no-print-directory desktop-next-test DESKTOP_NEXT_REFRESH=
+	@scripts/phase-times report
+
+# The parts of make test that run side by side (make -j, from make test).
+TEST_RELEASE_BIN = $(SWIFT) build --scratch-path $(TEST_RELEASE) -c release --show-bin-path
+BESIDE = chrt --idle 0
+.PHONY: test-swift test-release test-fuzz-build test-desktop-chroots
+test-swift:
+	ORIENTD_PYTHON=$$(scripts/python-with-numpy) scripts/run-swift-tests -- \
+		$(SWIFT) test --skip-build --no-parallel --filter '$(UNIT_FILTER)'
+	scripts/run-swift-tests -- $(SWIFT) test --skip-build --no-parallel --skip '$(UNIT_FILTER)'
+test-release:
+	@scripts/phase-times run "release build" $(TEST_LOGS)/release.log -- \
+		$(BESIDE) $(MAKE) --no-print-directory release RELEASE_SCRATCH=$(TEST_RELEASE)
+test-fuzz-build:
+	@scripts/phase-times run "fuzz targets' build" $(TEST_LOGS)/fuzz-build.log -- \
+		env SWIFT=$(SWIFT) $(BESIDE) scripts/fuzz --build
+test-desktop-chroots:
+	@scripts/phase-times run "desktop chroots" $(TEST_LOGS)/desktop-chroots.log -- \
+		$(BESIDE) /usr/bin/python3 scripts/desktop-next-tests --chroots-only $(DESKTOP_NEXT_SUITES) \
+		$(if $(DESKTOP_NEXT_REFRESH),--refresh)
 
 # make install as a packager runs it: from a git archive of the checkout (no .build/) with the binaries
 # built beside it, man pages by help2man and by the generate-manual tool, and stopping before it touches
@@ -119,15 +162,21 @@ install-test: deps man-tool
 
 # The system tests (scripts/system-tests, as root): the release build installed by make install, then
 # the .deb by apt-get, then Debian's iio-sensor-proxy swapped for orientd-sensorproxy and back with apt-get,
-# each in a booted systemd container; one PASS/FAIL line per check.
-system-test: deps release man-tool
+# each in a booted systemd container; one PASS/FAIL line per check. BIN_DIR=DIR: the release binaries built there;
+# DEB_DIR=DIR: the two .deb files of those binaries, made there already (make test passes package-test's packages/);
+# without it make-deb makes them.
+DEB_DIR ?=
+system-test: deps $(if $(BIN_DIR),,release) man-tool
 	@echo "== system tests under systemd (make install, then the .deb)"
-	@bin=$$($(SWIFT) build -c release --show-bin-path) && out=$$(mktemp -d) && status=0 && \
-		{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; } && \
-		deb=$$(find "$$out" -name 'orientd_*.deb') && proxy=$$(find "$$out" -name 'orientd-sensorproxy_*.deb') && \
+	@bin="$(or $(BIN_DIR),$$($(SWIFT) build -c release --show-bin-path))" && status=0 && \
+		if [ -n "$(DEB_DIR)" ]; then out="$(DEB_DIR)"; else out=$$(mktemp -d) && \
+			{ scripts/make-deb --bin-dir "$$bin" --output "$$out" || status=1; }; fi && \
+		version=$$("$$bin/orientd" --version) && \
+		deb=$$(find "$$out" -maxdepth 1 -name "orientd_$${version}_$$(dpkg --print-architecture).deb") && \
+		proxy=$$(find "$$out" -maxdepth 1 -name "orientd-sensorproxy_$${version}_all.deb") && \
 		{ scripts/system-tests --bin-dir "$$bin" $${deb:+--deb "$$deb"} $${proxy:+--sensorproxy-deb "$$proxy"} || \
 			status=1; } ; \
-		rm -rf "$$out"; exit $$status
+		[ -n "$(DEB_DIR)" ] || rm -rf "$$out"; exit $$status
 
 # swift format's check, and the licence header at the top of every source file and script.
 lint:
@@ -222,12 +271,13 @@ package-test: packages
 GNOME_NEXT_SUITES ?= testing unstable
 KWIN_NEXT_SUITES ?= testing
 .PHONY: desktop-next-test
+DESKTOP_NEXT_SUITES = $(foreach suite,$(GNOME_NEXT_SUITES),--suite $(suite)) \
+	$(foreach suite,$(KWIN_NEXT_SUITES),--kwin-suite $(suite))
 desktop-next-test: deps
 	$(SWIFT) build --product orientd
 	$(SWIFT) build --product orientctl
 	/usr/bin/python3 scripts/desktop-next-tests --bin-dir $$($(SWIFT) build --show-bin-path) \
-		$(foreach suite,$(GNOME_NEXT_SUITES),--suite $(suite)) \
-		$(foreach suite,$(KWIN_NEXT_SUITES),--kwin-suite $(suite)) $(if $(DESKTOP_NEXT_REFRESH),--refresh)
+		$(DESKTOP_NEXT_SUITES) $(if $(DESKTOP_NEXT_REFRESH),--refresh)
 
 # Which devices systemd/61-orientd.rules, and orientd-sensorproxy's 61-orientd-sensorproxy.rules beside it,
 # start orientd for: umockdev's devices through udevadm test (scripts/udev-rules-tests, as root). make test runs it.
