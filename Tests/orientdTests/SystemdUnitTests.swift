@@ -146,9 +146,7 @@ struct SystemdUnitTests {
             standardError: log
         )
         defer { Tool.stop(process) }
-        try Tool.waitFor(path: socketPath, while: process)
-
-        let client = try UnixSocket.connect(to: socketPath)
+        let client = try UnixSocket.connect(to: socketPath, once: process)
         defer { close(client) }
         try UnixSocket.send(#"{"id":1,"method":"hello"}"# + "\n", on: client)
         let reply = try UnixSocket.readLine(from: client)
@@ -374,14 +372,6 @@ private enum Tool {
         }
     }
 
-    /// Waits until `path` exists, as long as `process` runs.
-    static func waitFor(path: String, while process: Process) throws {
-        while !FileManager.default.fileExists(atPath: path) {
-            try #require(process.isRunning, "the process ended before \(path) appeared")
-            usleep(10_000)
-        }
-    }
-
     /// The files (and symbolic links) under `folder`, as absolute paths inside it.
     static func files(under folder: URL) -> Set<String> {
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
@@ -422,6 +412,25 @@ private enum UnixSocket {
         }
         setTimeout(fd)
         return fd
+    }
+
+    /// Connects as soon as `path` accepts connections, while `process` (which makes it) runs: the socket's file
+    /// appears at bind(2), and connecting to it is refused until listen(2).
+    static func connect(to path: String, once process: Process) throws -> Int32 {
+        while true {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { throw Failure("socket") }
+            let status = try UnixSocketAddress(path: path).withSocketAddress { Glibc.connect(fd, $0, $1) }
+            let failure = errno
+            if status == 0 {
+                setTimeout(fd)
+                return fd
+            }
+            close(fd)
+            guard failure == ECONNREFUSED || failure == ENOENT else { throw Failure("connect \(path)") }
+            try #require(process.isRunning, "the process ended before \(path) accepted a connection")
+            usleep(10_000)
+        }
     }
 
     static func send(_ text: String, on fd: Int32) throws {
