@@ -89,14 +89,7 @@ import Testing
     func events(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
-            let name = OrientationEvent.Name.allCases.randomElement(using: &random)!
-            let event =
-                name == .tabletMode
-                ? OrientationEvent(
-                    tabletModeChangedFrom: random.optional { Bool.random(using: &$0) },
-                    state: random.state()
-                )
-                : OrientationEvent(name: name, previous: random.optional { $0.text() }, state: random.state())
+            let event = random.event { $0.state() }
             Self.expectSame(MessageEncoder.event(event), try Self.reference(event), seed: seed)
         }
     }
@@ -230,6 +223,14 @@ extension SeededGenerator {
 
     mutating func mask() -> InterfaceOrientationMask {
         InterfaceOrientationMask(rawValue: UInt8.random(in: 0...15, using: &self))
+    }
+
+    /// An event of any name, its state made by `state` (a tablet-mode event's previous value is a mode or none).
+    mutating func event(state: (inout SeededGenerator) -> OrientationState) -> OrientationEvent {
+        let name = OrientationEvent.Name.allCases.randomElement(using: &self)!
+        return name == .tabletMode
+            ? OrientationEvent(tabletModeChangedFrom: optional { Bool.random(using: &$0) }, state: state(&self))
+            : OrientationEvent(name: name, previous: optional { $0.text() }, state: state(&self))
     }
 
     mutating func state() -> OrientationState {

@@ -54,18 +54,7 @@ import Testing
     func eventsAndErrorsReadAsTheClientReadsThem(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         for _ in 0..<Self.rounds {
-            let name = OrientationEvent.Name.allCases.randomElement(using: &random)!
-            let event =
-                name == .tabletMode
-                ? OrientationEvent(
-                    tabletModeChangedFrom: random.optional { Bool.random(using: &$0) },
-                    state: Self.readable(random.state())
-                )
-                : OrientationEvent(
-                    name: name,
-                    previous: random.optional { $0.text() },
-                    state: Self.readable(random.state())
-                )
+            let event = random.event { Self.readable($0.state()) }
             let eventLine = Self.line(MessageEncoder.event(event))
             #expect(try ServerMessage.parse(eventLine) == .event(event), "seed \(seed)")
             #expect(try ServerMessage.parse(eventLine) == ServerMessage.decode(eventLine), "seed \(seed)")
